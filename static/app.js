@@ -1,0 +1,78 @@
+// Search as you type: the search box lists the best matches from /api/search.
+(function () {
+  "use strict";
+  var input = document.querySelector("[data-live-search]");
+  var box = document.getElementById("live-results");
+  if (!input || !box || !window.fetch) return;
+  var timer = null, lastQuery = "", controller = null;
+
+  function clear() { box.hidden = true; box.textContent = ""; input.setAttribute("aria-expanded", "false"); }
+
+  function render(data) {
+    box.textContent = "";
+    if (!data.results || !data.results.length) {
+      var none = document.createElement("p");
+      none.className = "live-empty";
+      none.textContent = data.suggestion ? "No match. Did you mean “" + data.suggestion + "”?" : "No match.";
+      box.appendChild(none);
+    } else {
+      var list = document.createElement("ol");
+      data.results.forEach(function (hit) {
+        var item = document.createElement("li");
+        var link = document.createElement("a");
+        link.href = hit.url;
+        var title = document.createElement("strong");
+        title.textContent = hit.title;
+        var trail = document.createElement("span");
+        trail.className = "trail";
+        trail.textContent = hit.game + " · " + hit.section;
+        link.appendChild(title);
+        link.appendChild(trail);
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    }
+    box.hidden = false;
+    input.setAttribute("aria-expanded", "true");
+  }
+
+  function lookup() {
+    var q = input.value.trim();
+    if (q.length < 2) { clear(); return; }
+    if (q === lastQuery) return;
+    lastQuery = q;
+    if (controller) controller.abort();
+    controller = window.AbortController ? new AbortController() : null;
+    var url = "/api/search?limit=8&q=" + encodeURIComponent(q);
+    if (input.dataset.game) url += "&game=" + encodeURIComponent(input.dataset.game);
+    fetch(url, controller ? { signal: controller.signal } : {})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) { if (data && input.value.trim() === q) render(data); })
+      .catch(function () {});
+  }
+
+  input.setAttribute("aria-controls", "live-results");
+  input.setAttribute("aria-expanded", "false");
+  input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(lookup, 150); });
+  input.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") { clear(); return; }
+    if (e.key === "ArrowDown") {
+      var first = box.querySelector("a");
+      if (first) { e.preventDefault(); first.focus(); }
+    }
+  });
+  box.addEventListener("keydown", function (e) {
+    var links = Array.prototype.slice.call(box.querySelectorAll("a"));
+    var i = links.indexOf(document.activeElement);
+    if (e.key === "ArrowDown" && i < links.length - 1) { e.preventDefault(); links[i + 1].focus(); }
+    if (e.key === "ArrowUp") { e.preventDefault(); (i > 0 ? links[i - 1] : input).focus(); }
+    if (e.key === "Escape") { clear(); input.focus(); }
+  });
+  document.addEventListener("click", function (e) { if (!box.contains(e.target) && e.target !== input) clear(); });
+  // "/" focuses the search box from anywhere but a text field.
+  document.addEventListener("keydown", function (e) {
+    var tag = (document.activeElement && document.activeElement.tagName) || "";
+    if (e.key === "/" && !/INPUT|TEXTAREA|SELECT/.test(tag)) { e.preventDefault(); input.focus(); input.select(); }
+  });
+})();

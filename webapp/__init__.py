@@ -1,0 +1,43 @@
+"""Red Book: a rules reference and exact calculators for five Middle-earth games."""
+from pathlib import Path
+
+from flask import Flask
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_config():
+    return {
+        "CONTENT_DIR": str(PROJECT_ROOT / "content"),
+        "BUILD_INDEX_ON_START": True,
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "JSON_SORT_KEYS": False,
+    }
+
+
+def create_app(config=None):
+    """Build the app: load and validate the content, make sure the search index is current."""
+    config = dict(config or {})
+    app = Flask(
+        __name__,
+        instance_path=config.pop("INSTANCE_PATH", None),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    app.config.from_mapping(default_config())
+    app.config.from_mapping(config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    from . import calculators, content_store, errors, search
+    from .api import bp as api_bp
+    from .main import bp as main_bp
+
+    content_store.init_app(app)
+    search.init_app(app)
+    errors.init_app(app)
+    calculators.init_app(app)
+    app.register_blueprint(main_bp)
+    app.register_blueprint(api_bp)
+
+    return app

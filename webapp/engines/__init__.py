@@ -1,0 +1,1 @@
+"""Pure-Python game maths for the calculators: plain data in, exact results out."""

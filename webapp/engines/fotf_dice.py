@@ -1,0 +1,473 @@
+"""Exact odds for the dice of The Lord of the Rings: Fate of the Fellowship.
+
+Three rolls are covered: the search roll (search dice against Frodo), the battle roll
+(battle dice where friendly and shadow troops meet) and the final search roll Frodo makes
+at Mount Doom to destroy the One Ring.
+
+The rules give each die's results but not how many faces show each one, so every function
+takes the face counts as an input (`faces`). `load_faces` reads them from
+content/fotf/data/dice.yaml, whose counts are a placeholder marked unverified.
+
+Everything is exact: probabilities are fractions.Fraction, built by walking every way the
+dice can land and every re-roll, never by sampling.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import yaml
+
+SEARCH_FACES = ("slip_by", "weary", "exposed", "recall")
+BATTLE_FACES = ("rout", "exchange", "overrun", "nazgul")
+
+MAX_SEARCH_DICE = 7  # a search never rolls more than 7 dice
+MAX_BATTLE_DICE = 3  # a battle roll never rolls more than 3 dice
+MAX_REROLLS = 7
+MAX_NAZGUL = 9  # the game has 9 Nazgûl
+MAX_SHADOW_TROOPS = 39  # 18 placed at setup plus 21 left in the supply
+MAX_FRIENDLY_TROOPS = 99
+MAX_HOPE = 30  # the summary does not give the length of the hope track; a generous bound
+
+_FACE_LABELS = {
+    "slip_by": "slip by",
+    "weary": "weary",
+    "exposed": "exposed",
+    "recall": "recall",
+    "rout": "rout",
+    "exchange": "exchange",
+    "overrun": "overrun",
+    "nazgul": "Nazgûl",
+}
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _whole(name, value, low, high):
+    """Return value if it is an int from low to high, else raise ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name}: a whole number from {low} to {high}")
+    return value
+
+
+def _flag(name, value):
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}: true or false")
+    return value
+
+
+def _die_faces(faces, die):
+    """The face counts of one die from `faces`.
+
+    `faces` may be the whole mapping `load_faces` returns (with "search" and "battle"
+    keys) or just the face counts of the die in question.
+    """
+    names = SEARCH_FACES if die == "search" else BATTLE_FACES
+    if isinstance(faces, dict) and die in faces:
+        faces = faces[die]
+    if not isinstance(faces, dict):
+        raise ValueError(f"faces: a mapping of the {die} die faces {', '.join(names)} to counts")
+    unknown = sorted(set(faces) - set(names))
+    missing = [n for n in names if n not in faces]
+    if unknown or missing:
+        raise ValueError(
+            f"faces: the {die} die needs exactly the faces {', '.join(names)}"
+            + (f" (missing {', '.join(missing)})" if missing else "")
+            + (f" (unknown {', '.join(map(str, unknown))})" if unknown else "")
+        )
+    counts = {}
+    for n in names:
+        c = faces[n]
+        if isinstance(c, bool) or not isinstance(c, int) or c < 0:
+            raise ValueError(f"faces: {die} face {n} must be a whole number of faces, 0 or more")
+        counts[n] = c
+    if sum(counts.values()) < 1:
+        raise ValueError(f"faces: the {die} die needs at least one face")
+    return counts
+
+
+def load_faces(path) -> dict:
+    """Read and validate a dice face file such as content/fotf/data/dice.yaml.
+
+    Returns {"search": {face: count}, "battle": {face: count}, "verified": bool, "note": str}.
+    Raises ValueError naming what is wrong.
+    """
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    if not isinstance(data, dict):
+        raise ValueError("path: a YAML mapping with search and battle face counts")
+    verified = data.get("verified", False)
+    if not isinstance(verified, bool):
+        raise ValueError("verified: true or false")
+    note = data.get("note", "")
+    if not isinstance(note, str):
+        raise ValueError("note: text")
+    for die in ("search", "battle"):
+        if die not in data:
+            raise ValueError(f"{die}: the face counts of the {die} die are missing")
+    return {
+        "search": _die_faces(data["search"], "search"),
+        "battle": _die_faces(data["battle"], "battle"),
+        "verified": verified,
+        "note": note,
+    }
+
+
+# --------------------------------------------------------------------------- internals
+
+
+def _face_text(counts):
+    total = sum(counts.values())
+    return ", ".join(f"{_FACE_LABELS[n]} {c}/{total}" for n, c in counts.items())
+
+
+def _roll(n, probs):
+    """Distribution of how many of n dice land in each category.
+
+    probs is a tuple of per-die probabilities, one per category, summing to 1. Returns
+    {counts tuple: probability}.
+    """
+    dist = {tuple(0 for _ in probs): Fraction(1)}
+    for _ in range(n):
+        nxt = {}
+        for state, p in dist.items():
+            for i, q in enumerate(probs):
+                if q:
+                    s = list(state)
+                    s[i] += 1
+                    key = tuple(s)
+                    nxt[key] = nxt.get(key, 0) + p * q
+        dist = nxt
+    return dist
+
+
+def _reroll(dist, probs, priority, rerolls):
+    """Apply up to `rerolls` re-rolls to a count distribution.
+
+    Each re-roll takes one die from the first category in `priority` that has a die
+    showing it and rolls it again; the new face stands. A re-roll with nothing worth
+    re-rolling is not spent. Returns (new distribution, expected re-rolls spent).
+    """
+    spent = Fraction(0)
+    for _ in range(rerolls):
+        nxt = {}
+        for state, p in dist.items():
+            target = next((i for i in priority if state[i] > 0), None)
+            if target is None:
+                nxt[state] = nxt.get(state, 0) + p
+                continue
+            spent += p
+            for i, q in enumerate(probs):
+                if q:
+                    s = list(state)
+                    s[target] -= 1
+                    s[i] += 1
+                    key = tuple(s)
+                    nxt[key] = nxt.get(key, 0) + p * q
+        dist = nxt
+    return dist, spent
+
+
+def _listed(marginal, length):
+    return [marginal.get(k, Fraction(0)) for k in range(length)]
+
+
+def _expected(values):
+    return sum((k * p for k, p in enumerate(values)), Fraction(0))
+
+
+def _search(dice, counts, in_haven, recall_limit, rerolls):
+    """Shared core of the search roll and the Mount Doom roll.
+
+    recall_limit is how many Nazgûl a recall can send to Mordor (0 when recall does
+    nothing). Returns (hope_lost list, recall list, expected re-rolls spent, per-die
+    probabilities (hope, recall, other)).
+    """
+    total = sum(counts.values())
+    hope_faces = counts["weary"] + (0 if in_haven else counts["exposed"])
+    recall_faces = counts["recall"]
+    p_hope = Fraction(hope_faces, total)
+    p_recall = Fraction(recall_faces, total)
+    p_other = 1 - p_hope - p_recall
+    probs = (p_hope, p_recall, p_other)
+    dist = _roll(dice, probs)
+    dist, spent = _reroll(dist, probs, (0,), rerolls)
+    hope = {}
+    recall = {}
+    for (h, r, _), p in dist.items():
+        hope[h] = hope.get(h, 0) + p
+        sent = min(r, recall_limit)
+        recall[sent] = recall.get(sent, 0) + p
+    return _listed(hope, dice + 1), _listed(recall, dice + 1), spent, probs
+
+
+# --------------------------------------------------------------------------- search roll
+
+
+def search_roll(
+    dice,
+    faces,
+    in_haven=False,
+    nazgul_present=True,
+    in_mordor=False,
+    rerolls=0,
+    nazgul=None,
+) -> dict:
+    """Exact outcome of a search roll against Frodo.
+
+    dice: 0 to 7 search dice (one per Nazgûl in Frodo's region and shadow troop in his
+    location, capped at 7; 0 means nothing is rolled). Each die: slip by does nothing;
+    weary costs 1 hope; exposed costs 1 hope unless Frodo is in a haven; recall sends 1
+    Nazgûl to Mordor if any are present, and does nothing if Frodo is in Mordor.
+    nazgul, when given, is how many Nazgûl are in Frodo's region: recalls beyond that many
+    find none left to send; it must agree with nazgul_present.
+
+    rerolls (0 to 7): how many symbols the characters with Frodo will spend on re-rolls.
+    Each one re-rolls a die showing a hope-losing result, the new face standing; the same
+    die may be re-rolled again by a further spend; a re-roll is not spent when no die
+    shows a hope-losing result.
+
+    Returns {"dice", "hope_lost": [P(0), ..., P(dice)], "expected_hope_lost",
+    "recall": [P(0 Nazgûl sent), ..., P(dice)], "expected_recall",
+    "expected_rerolls_spent", "steps"}.
+    """
+    _whole("dice", dice, 0, MAX_SEARCH_DICE)
+    counts = _die_faces(faces, "search")
+    _flag("in_haven", in_haven)
+    _flag("nazgul_present", nazgul_present)
+    _flag("in_mordor", in_mordor)
+    _whole("rerolls", rerolls, 0, MAX_REROLLS)
+    if nazgul is not None:
+        _whole("nazgul", nazgul, 0, MAX_NAZGUL)
+        if (nazgul > 0) != nazgul_present:
+            raise ValueError("nazgul: must be 0 when nazgul_present is false and at least 1 when it is true")
+
+    if nazgul_present and not in_mordor:
+        recall_limit = dice if nazgul is None else min(dice, nazgul)
+    else:
+        recall_limit = 0
+    hope, recall, spent, (p_hope, p_recall, _) = _search(dice, counts, in_haven, recall_limit, rerolls)
+
+    steps = []
+    if dice == 0:
+        steps.append("No Nazgûl and no shadow troops are present, so no search dice are rolled and nothing happens.")
+    else:
+        steps.append(f"Roll {dice} search {'die' if dice == 1 else 'dice'}; the face counts used are {_face_text(counts)}.")
+        if in_haven:
+            steps.append(f"Frodo is in a haven, so exposed costs nothing: only weary costs 1 hope, chance {p_hope} per die.")
+        else:
+            steps.append(f"Weary and exposed each cost 1 hope, so each die costs 1 hope with chance {p_hope}.")
+        if in_mordor:
+            steps.append("Frodo is in Mordor, so recall has no effect.")
+        elif not nazgul_present:
+            steps.append("No Nazgûl are present, so recall has no effect.")
+        else:
+            limit = "" if nazgul is None else f", up to the {nazgul} in Frodo's region"
+            steps.append(f"Each recall sends 1 Nazgûl to Mordor{limit}; each die shows recall with chance {p_recall}.")
+        steps.append(
+            f"Without re-rolls the hope lost follows a binomial count: P(k) = C({dice},k) x ({p_hope})^k x ({1 - p_hope})^({dice}-k)."
+        )
+        if rerolls:
+            steps.append(
+                f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on a die showing a "
+                f"hope-losing result; the new face stands and may itself be re-rolled by a later spend."
+            )
+            steps.append(f"On average {spent} re-rolls are spent.")
+    expected_hope = _expected(hope)
+    expected_recall = _expected(recall)
+    steps.append(f"Expected hope lost: {expected_hope}; chance of losing no hope: {hope[0]}.")
+    steps.append(f"Expected Nazgûl sent to Mordor: {expected_recall}.")
+    return {
+        "dice": dice,
+        "hope_lost": hope,
+        "expected_hope_lost": expected_hope,
+        "recall": recall,
+        "expected_recall": expected_recall,
+        "expected_rerolls_spent": spent,
+        "steps": steps,
+    }
+
+
+# --------------------------------------------------------------------------- battle roll
+
+
+def battle_dice(initiator, friendly_troops, shadow_troops) -> int:
+    """How many battle dice a battle roll uses.
+
+    initiator "attack" (characters doing the attack action): 1 per friendly troop, at
+    least 1 and at most 3; a location with no shadow troops cannot be attacked.
+    initiator "shadow" or "skies-darken" (a shadow card or Skies Darken card starts it):
+    1 per shadow troop, at most 3.
+    """
+    if initiator not in ("attack", "shadow", "skies-darken"):
+        raise ValueError("initiator: one of attack, shadow, skies-darken")
+    _whole("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
+    _whole("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    if shadow_troops == 0:
+        raise ValueError("shadow_troops: a battle needs at least 1 shadow troop in the location")
+    if initiator == "attack":
+        return min(max(friendly_troops, 1), MAX_BATTLE_DICE)
+    return min(shadow_troops, MAX_BATTLE_DICE)
+
+
+# battle categories, worst for the Free Peoples first; the order is the re-roll priority
+_NAZGUL, _OVERRUN, _EXCHANGE, _ROUT, _BLANK = range(5)
+
+
+def battle_roll(
+    dice,
+    faces,
+    friendly_troops,
+    shadow_troops,
+    in_haven=False,
+    nazgul_present=False,
+    rerolls=0,
+) -> dict:
+    """Exact outcome of a battle roll.
+
+    dice: 1 to 3 battle dice (see battle_dice). Each die: rout removes 1 shadow troop;
+    exchange removes 1 shadow and 1 friendly troop; overrun removes 1 friendly troop unless
+    the location is a haven; Nazgûl removes 2 friendly troops if Nazgûl are present.
+    Removing more troops than are present removes those there are.
+
+    rerolls (0 to 7): re-rolls the characters present will spend, one at a time, each on
+    the die doing the Free Peoples most harm: a Nazgûl result that applies first, then an
+    overrun that applies, else an exchange. Rout and results with no effect are never
+    re-rolled; a re-roll with no such die showing is not spent. The new face stands.
+
+    Returns {"dice", "shadow_removed": [P(0), ...], "friendly_removed": [P(0), ...],
+    "joint": [{"shadow", "friendly", "probability"}], "expected_shadow_removed",
+    "expected_friendly_removed", "haven_lost", "expected_rerolls_spent", "steps"}.
+    haven_lost is P(no friendly troops left while shadow troops remain) in a haven, and
+    None elsewhere.
+    """
+    _whole("dice", dice, 1, MAX_BATTLE_DICE)
+    counts = _die_faces(faces, "battle")
+    _whole("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
+    _whole("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    _flag("in_haven", in_haven)
+    _flag("nazgul_present", nazgul_present)
+    _whole("rerolls", rerolls, 0, MAX_REROLLS)
+
+    total = sum(counts.values())
+    probs = [Fraction(0)] * 5
+    probs[_ROUT] += Fraction(counts["rout"], total)
+    probs[_EXCHANGE] += Fraction(counts["exchange"], total)
+    probs[_BLANK if in_haven else _OVERRUN] += Fraction(counts["overrun"], total)
+    probs[_NAZGUL if nazgul_present else _BLANK] += Fraction(counts["nazgul"], total)
+    probs = tuple(probs)
+
+    dist = _roll(dice, probs)
+    dist, spent = _reroll(dist, probs, (_NAZGUL, _OVERRUN, _EXCHANGE), rerolls)
+
+    joint = {}
+    for state, p in dist.items():
+        shadow_hits = state[_ROUT] + state[_EXCHANGE]
+        friendly_hits = state[_EXCHANGE] + state[_OVERRUN] + 2 * state[_NAZGUL]
+        key = (min(shadow_hits, shadow_troops), min(friendly_hits, friendly_troops))
+        joint[key] = joint.get(key, 0) + p
+    shadow_marginal = {}
+    friendly_marginal = {}
+    for (s, f), p in joint.items():
+        shadow_marginal[s] = shadow_marginal.get(s, 0) + p
+        friendly_marginal[f] = friendly_marginal.get(f, 0) + p
+    shadow_list = _listed(shadow_marginal, min(dice, shadow_troops) + 1)
+    friendly_list = _listed(friendly_marginal, min(2 * dice, friendly_troops) + 1)
+    haven_lost = None
+    if in_haven:
+        haven_lost = sum(
+            (p for (s, f), p in joint.items() if friendly_troops - f == 0 and shadow_troops - s > 0),
+            Fraction(0),
+        )
+
+    steps = [
+        f"Roll {dice} battle {'die' if dice == 1 else 'dice'} with {friendly_troops} friendly and "
+        f"{shadow_troops} shadow troops present; the face counts used are {_face_text(counts)}.",
+        "Rout removes 1 shadow troop and exchange removes 1 shadow and 1 friendly troop.",
+        "The location is a haven, so overrun has no effect."
+        if in_haven
+        else "Overrun removes 1 friendly troop.",
+        "Nazgûl are present, so a Nazgûl result removes 2 friendly troops."
+        if nazgul_present
+        else "No Nazgûl are present, so a Nazgûl result has no effect.",
+        "Hits beyond the troops present are ignored.",
+    ]
+    if rerolls:
+        steps.append(
+            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on the worst die showing: "
+            "a Nazgûl result that applies, then an overrun that applies, then an exchange; the new face stands."
+        )
+        steps.append(f"On average {spent} re-rolls are spent.")
+    expected_shadow = _expected(shadow_list)
+    expected_friendly = _expected(friendly_list)
+    steps.append(f"Expected shadow troops removed: {expected_shadow}; expected friendly troops removed: {expected_friendly}.")
+    if in_haven:
+        steps.append(
+            f"The haven falls (no friendly troops left while shadow troops remain, costing 3 hope) with chance {haven_lost}."
+        )
+    return {
+        "dice": dice,
+        "shadow_removed": shadow_list,
+        "friendly_removed": friendly_list,
+        "joint": [
+            {"shadow": s, "friendly": f, "probability": joint[(s, f)]}
+            for (s, f) in sorted(joint)
+        ],
+        "expected_shadow_removed": expected_shadow,
+        "expected_friendly_removed": expected_friendly,
+        "haven_lost": haven_lost,
+        "expected_rerolls_spent": spent,
+        "steps": steps,
+    }
+
+
+# --------------------------------------------------------------------------- Mount Doom
+
+
+def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0) -> dict:
+    """Exact chance that Frodo destroys the One Ring at Mount Doom.
+
+    The final search roll uses 1 search die per Nazgûl and per shadow troop present plus 1
+    per hope missing from the hope track, at most 7 dice. Mount Doom is in Mordor, so
+    recall does nothing; it is not a haven, so weary and exposed each cost 1 hope. The
+    players win if at least 1 hope remains afterwards. rerolls works as in search_roll.
+
+    Returns {"dice", "win": P, "hope_lost": [P(0), ..., P(dice)], "expected_hope_lost",
+    "expected_rerolls_spent", "steps"}.
+    """
+    _whole("nazgul", nazgul, 0, MAX_NAZGUL)
+    _whole("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    _whole("hope", hope, 1, MAX_HOPE)
+    _whole("hope_missing", hope_missing, 0, MAX_HOPE)
+    counts = _die_faces(faces, "search")
+    _whole("rerolls", rerolls, 0, MAX_REROLLS)
+
+    wanted = nazgul + shadow_troops + hope_missing
+    dice = min(wanted, MAX_SEARCH_DICE)
+    hope_lost, _, spent, (p_hope, _, _) = _search(dice, counts, False, 0, rerolls)
+    win = sum(hope_lost[:hope], Fraction(0))
+
+    steps = [
+        f"Dice: {nazgul} Nazgûl + {shadow_troops} shadow troops + {hope_missing} missing hope = {wanted}"
+        + (f", capped at {MAX_SEARCH_DICE}." if wanted > MAX_SEARCH_DICE else "."),
+        f"The face counts used are {_face_text(counts)}.",
+        f"Mount Doom is in Mordor, so recall does nothing; weary and exposed each cost 1 hope, chance {p_hope} per die.",
+    ]
+    if rerolls:
+        steps.append(
+            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent on dice showing a hope-losing result; "
+            f"on average {spent} are spent."
+        )
+    steps.append(
+        f"With {hope} hope, the players win when at most {hope - 1} hope is lost: chance {win}."
+    )
+    return {
+        "dice": dice,
+        "win": win,
+        "hope_lost": hope_lost,
+        "expected_hope_lost": _expected(hope_lost),
+        "expected_rerolls_spent": spent,
+        "steps": steps,
+    }

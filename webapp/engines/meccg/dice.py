@@ -1,0 +1,46 @@
+"""Exact chances for the 2d6 rolls Middle-earth CCG uses for strikes, checks and influence."""
+
+from fractions import Fraction
+
+TWO_D6_OUTCOMES = 36
+DIFFERENCE_OUTCOMES = TWO_D6_OUTCOMES * TWO_D6_OUTCOMES
+
+
+def _two_d6_counts() -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for first in range(1, 7):
+        for second in range(1, 7):
+            counts[first + second] = counts.get(first + second, 0) + 1
+    return counts
+
+
+def two_d6() -> dict[int, Fraction]:
+    """Chance of each total 2..12 on two six-sided dice (a fresh dict, keys in order)."""
+    return {total: Fraction(count, TWO_D6_OUTCOMES)
+            for total, count in sorted(_two_d6_counts().items())}
+
+
+def two_d6_difference() -> dict[int, Fraction]:
+    """Chance of each value -10..10 of one 2d6 roll minus another, independent, 2d6 roll."""
+    counts = _two_d6_counts()
+    differences: dict[int, int] = {}
+    for mine, my_count in counts.items():
+        for theirs, their_count in counts.items():
+            differences[mine - theirs] = differences.get(mine - theirs, 0) + my_count * their_count
+    return {value: Fraction(count, DIFFERENCE_OUTCOMES)
+            for value, count in sorted(differences.items())}
+
+
+def chance_at_least(distribution: dict[int, Fraction], threshold: int) -> Fraction:
+    """Chance that a roll from distribution is threshold or more."""
+    return sum((p for value, p in distribution.items() if value >= threshold), Fraction(0))
+
+
+def chance_greater(distribution: dict[int, Fraction], threshold: int) -> Fraction:
+    """Chance that a roll from distribution is strictly more than threshold."""
+    return chance_at_least(distribution, threshold + 1)
+
+
+def describe_chance(probability: Fraction, outcomes: int) -> str:
+    """Say a chance as a count of equally likely outcomes and as a reduced fraction: '15 of 36 (5/12)'."""
+    return f"{probability * outcomes} of {outcomes} ({probability})"

@@ -1,0 +1,114 @@
+"""One strike against a character: modified prowess, the 2d6 outcome, and the body checks that follow."""
+
+from fractions import Fraction
+
+from .dice import TWO_D6_OUTCOMES, chance_greater, describe_chance, two_d6
+from .inputs import require_bool, require_int, signed
+
+TAPPED_PENALTY = -1
+WOUNDED_PENALTY = -2
+REMAIN_UNTAPPED_PENALTY = -3
+PER_UNUSED_STRIKE = -1
+PER_SUPPORTING_CHARACTER = +1
+BODY_CHECK_ALREADY_WOUNDED = +1
+
+
+def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: bool = False,
+           stay_untapped: bool = False, unused_strikes: int = 0, support: int = 0,
+           resource_modifier: int = 0, other_modifiers: int = 0, body: int | None = None,
+           already_wounded: bool | None = None, creature_body: int | None = None) -> dict:
+    """Exact outcome chances of one strike against a character.
+
+    Modified prowess = prowess, -1 if tapped, -2 if wounded, -3 if the untapped character
+    chooses to remain untapped, +1 per unassigned character tapped in support, -1 per unused
+    strike the attacker allocates, + resource_modifier (at most one resource card that needs
+    a skill) + other_modifiers (any other resource or hazard cards). 2d6 + modified prowess
+    against the strike's prowess: higher means success (the strike is defeated), equal means
+    ineffectual, lower means failure (the character is wounded and makes a body check).
+
+    A body check fails, eliminating the character, when the opponent's 2d6 is more than
+    `body`; the roll gets +1 if the character was wounded before this strike
+    (`already_wounded`, which follows `wounded` when left as None). When the strike succeeds
+    and `creature_body` is given, the creature is defeated if a 2d6 roll is more than it.
+
+    Returns {"success", "ineffectual", "failure": Fractions summing to 1,
+    "modified_prowess": int, "need": int (smallest 2d6 total that defeats the strike),
+    "body_check_fail": P(body check fails | strike failed) or None, "character_eliminated":
+    P(strike fails and body check fails) or None, "creature_defeated": P(strike succeeds and
+    the creature's body check fails) or None, "distribution": {2d6 total: Fraction},
+    "steps": [str]}.
+    """
+    require_int("prowess", prowess, -20, 20)
+    require_int("strike_prowess", strike_prowess, -20, 30)
+    require_bool("tapped", tapped)
+    require_bool("wounded", wounded)
+    require_bool("stay_untapped", stay_untapped)
+    require_int("unused_strikes", unused_strikes, 0, 20)
+    require_int("support", support, 0, 20)
+    require_int("resource_modifier", resource_modifier, -20, 20)
+    require_int("other_modifiers", other_modifiers, -20, 20)
+    if body is not None:
+        require_int("body", body, 0, 20)
+    if already_wounded is None:
+        already_wounded = wounded
+    require_bool("already_wounded", already_wounded)
+    if creature_body is not None:
+        require_int("creature_body", creature_body, 0, 20)
+    if stay_untapped and tapped:
+        raise ValueError("stay_untapped: only an untapped character can choose to remain untapped")
+
+    modified = prowess
+    steps = [f"Start with the character's prowess, {prowess}."]
+    for applies, change, reason in (
+        (tapped, TAPPED_PENALTY, "tapped"),
+        (wounded, WOUNDED_PENALTY, "wounded"),
+        (stay_untapped, REMAIN_UNTAPPED_PENALTY, "chooses to remain untapped"),
+        (unused_strikes, PER_UNUSED_STRIKE * unused_strikes,
+         f"{unused_strikes} unused strike(s) allocated by the attacker"),
+        (support, PER_SUPPORTING_CHARACTER * support,
+         f"{support} unassigned character(s) tapped in support"),
+        (resource_modifier, resource_modifier, "one resource card that needs a skill"),
+        (other_modifiers, other_modifiers, "other resource and hazard cards"),
+    ):
+        if applies:
+            modified += change
+            steps.append(f"{signed(change)} for {reason}: {modified}.")
+    steps.append(f"Modified prowess {modified} against strike prowess {strike_prowess}.")
+
+    distribution = two_d6()
+    # the strike is defeated when roll + modified > strike_prowess, i.e. roll > tie_roll
+    tie_roll = strike_prowess - modified
+    success = chance_greater(distribution, tie_roll)
+    ineffectual = distribution.get(tie_roll, Fraction(0))
+    failure = 1 - success - ineffectual
+    steps.append(f"A 2d6 roll of {tie_roll + 1} or more defeats the strike, exactly {tie_roll} "
+                 f"is ineffectual, {tie_roll - 1} or less fails.")
+    steps.append(f"Success {describe_chance(success, TWO_D6_OUTCOMES)}, ineffectual "
+                 f"{describe_chance(ineffectual, TWO_D6_OUTCOMES)}, failure "
+                 f"{describe_chance(failure, TWO_D6_OUTCOMES)}.")
+
+    body_check_fail = character_eliminated = None
+    if body is not None:
+        bonus = BODY_CHECK_ALREADY_WOUNDED if already_wounded else 0
+        body_check_fail = chance_greater(distribution, body - bonus)
+        character_eliminated = failure * body_check_fail
+        bonus_note = f" (with {signed(bonus)} because he was wounded before this strike)" if bonus else ""
+        steps.append(f"After a failed strike the opponent's body check roll{bonus_note} must be "
+                     f"more than body {body} to eliminate the character: "
+                     f"{describe_chance(body_check_fail, TWO_D6_OUTCOMES)}.")
+        steps.append(f"Chance the character is eliminated: failure {failure} times "
+                     f"{body_check_fail} = {character_eliminated}.")
+
+    creature_defeated = None
+    if creature_body is not None:
+        creature_check_fail = chance_greater(distribution, creature_body)
+        creature_defeated = success * creature_check_fail
+        steps.append(f"After a successful strike the creature's body check fails on a roll "
+                     f"more than {creature_body}: {describe_chance(creature_check_fail, TWO_D6_OUTCOMES)}; "
+                     f"chance the creature is defeated: {success} times {creature_check_fail} "
+                     f"= {creature_defeated}.")
+
+    return {"success": success, "ineffectual": ineffectual, "failure": failure,
+            "modified_prowess": modified, "need": tie_roll + 1,
+            "body_check_fail": body_check_fail, "character_eliminated": character_eliminated,
+            "creature_defeated": creature_defeated, "distribution": distribution, "steps": steps}

@@ -1,0 +1,117 @@
+"""Dominance on the Story Track of Middle-earth Quest.
+
+The rules summary does not describe the spaces of the Story Track, so the inputs are
+distances in spaces, read off the board by the players: how far the heroes' story marker
+is from the Finale, and how far each of Sauron's three markers is from the Finale and from
+The Shadow Falls.
+"""
+
+from __future__ import annotations
+
+MAX_SPACES = 50
+
+
+def _spaces(name, value):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SPACES:
+        raise ValueError(f"{name}: a whole number of spaces from 0 to {MAX_SPACES}")
+    return value
+
+
+def _three(name, values):
+    if not isinstance(values, (list, tuple)) or len(values) != 3:
+        raise ValueError(f"{name}: exactly 3 values, one per Sauron story marker, each 0 to {MAX_SPACES}")
+    for v in values:
+        _spaces(name, v)
+    return list(values)
+
+
+def dominance(hero_to_finale, sauron_to_finale, sauron_to_shadow_falls, first_turn=False) -> dict:
+    """Which side is dominant, and what that means for the Event step and the Finale.
+
+    hero_to_finale: spaces from the heroes' story marker to the Finale space.
+    sauron_to_finale: for each of Sauron's 3 markers, spaces to the Finale space.
+    sauron_to_shadow_falls: for each of Sauron's 3 markers, spaces still needed to reach
+    The Shadow Falls (0 when the marker is on it or beyond it).
+    first_turn: true during the first Sauron turn of the game.
+
+    The heroes' count is their distance to the Finale. Sauron's count is the lower of his
+    closest marker's distance to the Finale and the total spaces his markers still need to
+    reach The Shadow Falls. The lower count is dominant; equal counts mean neither side is.
+
+    Returns {"heroes", "sauron", "sauron_closest_to_finale", "sauron_to_shadow_falls_total",
+    "dominant": "heroes"|"sauron"|"none", "event": "lowest"|"highest"|"draw-one",
+    "ringwraiths_modifier", "finale_begins", "steps"}.
+    """
+    _spaces("hero_to_finale", hero_to_finale)
+    to_finale = _three("sauron_to_finale", sauron_to_finale)
+    to_falls = _three("sauron_to_shadow_falls", sauron_to_shadow_falls)
+    if not isinstance(first_turn, bool):
+        raise ValueError("first_turn: true or false")
+
+    heroes = hero_to_finale
+    closest = min(to_finale)
+    falls_total = sum(to_falls)
+    sauron = min(closest, falls_total)
+
+    steps = [
+        f"Heroes' count: their story marker is {heroes} spaces from the Finale.",
+        f"Sauron's closest story marker is {closest} spaces from the Finale.",
+        "Sauron's markers still need "
+        + " + ".join(str(v) for v in to_falls)
+        + f" = {falls_total} spaces in all to reach The Shadow Falls.",
+        f"Sauron's count is the lower of {closest} and {falls_total}: {sauron}.",
+    ]
+    if heroes < sauron:
+        dominant = "heroes"
+        steps.append(f"{heroes} is lower than {sauron}, so the heroes are dominant.")
+    elif sauron < heroes:
+        dominant = "sauron"
+        steps.append(f"{sauron} is lower than {heroes}, so Sauron is dominant.")
+    else:
+        dominant = "none"
+        steps.append(f"Both counts are {heroes}, so neither side is dominant.")
+
+    if first_turn:
+        event = "draw-one"
+        steps.append("Event step: on the first Sauron turn of the game Sauron draws a single event card and resolves it.")
+    elif dominant == "heroes":
+        event = "lowest"
+        steps.append("Event step: Sauron draws 3 event cards and resolves the one with the lowest priority.")
+    elif dominant == "sauron":
+        event = "highest"
+        steps.append("Event step: Sauron draws 3 event cards and resolves the one with the highest priority.")
+    else:
+        event = "draw-one"
+        steps.append("Event step: with no dominant side Sauron draws a single event card and resolves it.")
+
+    if dominant == "sauron":
+        modifier = heroes
+        steps.append(f"Finale: the Ringwraiths gain {heroes} health and {heroes} fortitude (the heroes' count).")
+    elif dominant == "heroes":
+        modifier = -sauron
+        steps.append(f"Finale: the Ringwraiths lose {sauron} health and {sauron} fortitude (Sauron's count).")
+    else:
+        modifier = 0
+        steps.append("Finale: the Ringwraiths' health and fortitude are not changed.")
+
+    at_finale = heroes == 0 or closest == 0
+    all_fallen = all(v == 0 for v in to_falls)
+    finale_begins = at_finale or all_fallen
+    if at_finale:
+        steps.append("A story marker is on the Finale space, so the Finale begins.")
+    if all_fallen:
+        steps.append("All three of Sauron's markers have reached The Shadow Falls, so the Finale begins.")
+    if not finale_begins:
+        steps.append("No marker is on the Finale and not all of Sauron's markers have reached The Shadow Falls, so play goes on.")
+
+    return {
+        "heroes": heroes,
+        "sauron": sauron,
+        "sauron_closest_to_finale": closest,
+        "sauron_to_shadow_falls_total": falls_total,
+        "dominant": dominant,
+        "event": event,
+        "ringwraiths_modifier": modifier,
+        "finale_begins": finale_begins,
+        "steps": steps,
+    }

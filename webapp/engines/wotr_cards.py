@@ -1,0 +1,330 @@
+"""Combat and victory for War of the Ring: The Card Game.
+
+Path combat and battleground combat are resolved the same way: count the attack icons,
+let the location's own defence icons cancel some, then the defending team eliminates cards
+one by one to cancel the rest, cycles the cards it kept, and every attacker is eliminated.
+Nothing here is random, so each function returns the one outcome together with the working.
+
+A defender is given as the number of defence icons it cancels: an int, or a mapping
+{"defence": n, "items": [n, ...]} for a character carrying items. An item's icons always
+count with its wielder; the pair is eliminated as one card, since items cannot cancel
+attacks on their own.
+"""
+
+from __future__ import annotations
+
+TEAMS = ("free-peoples", "shadow")
+ORDERS = ("given", "fewest-losses")
+MAX_ICONS = 99
+WINNING_LEAD = 10  # a team wins once it leads by 10 points or more
+
+_TEAM_NAMES = {"free-peoples": "the Free Peoples", "shadow": "the Shadow"}
+_TEAM_WINS = {"free-peoples": "the Free Peoples win", "shadow": "the Shadow wins"}
+_TEAM_POSSESSIVE = {"free-peoples": "the Free Peoples'", "shadow": "the Shadow's"}
+_TEAM_LEADS = {"free-peoples": "The Free Peoples lead", "shadow": "The Shadow leads"}
+
+
+def _n(count, word):
+    """'1 point', '2 points'."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _count(name, value, high=MAX_ICONS):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise ValueError(f"{name}: a whole number from 0 to {high}")
+    return value
+
+
+def _defender_icons(defenders):
+    """Total icons each defender cancels, its items included."""
+    if not isinstance(defenders, (list, tuple)):
+        raise ValueError("defenders: a list of defence icon counts, one per card")
+    totals = []
+    with_items = []
+    for card in defenders:
+        if isinstance(card, dict):
+            unknown = set(card) - {"defence", "items"}
+            if unknown:
+                raise ValueError("defenders: a card is a number or a mapping with defence and items")
+            own = _count("defenders", card.get("defence", 0))
+            items = card.get("items", [])
+            if not isinstance(items, (list, tuple)):
+                raise ValueError("defenders: items must be a list of defence icon counts")
+            item_icons = [_count("defenders", i) for i in items]
+            totals.append(own + sum(item_icons))
+            with_items.append(bool(item_icons))
+        else:
+            totals.append(_count("defenders", card))
+            with_items.append(False)
+    return totals, with_items
+
+
+def fewest_losses_order(defenders) -> list[int]:
+    """Indexes of the defenders, the most defence icons first (ties keep the given order).
+
+    Eliminating the strongest cards first cancels the attack with as few cards as possible.
+    """
+    totals, _ = _defender_icons(defenders)
+    return sorted(range(len(totals)), key=lambda i: -totals[i])
+
+
+def _order(order, defenders, totals):
+    if order not in ORDERS:
+        raise ValueError("order: given or fewest-losses")
+    if order == "given":
+        return list(range(len(totals))), "the order given"
+    return fewest_losses_order(defenders), "most defence icons first, to lose the fewest cards"
+
+
+def _eliminate(remaining, totals, with_items, sequence, steps, side):
+    """Eliminate defenders in `sequence` until no attack is left; return (eliminated, cycled, remaining)."""
+    eliminated = []
+    for i in sequence:
+        if remaining == 0:
+            break
+        cancelled = min(remaining, totals[i])
+        remaining -= cancelled
+        eliminated.append(i)
+        items = " with its items" if with_items[i] else ""
+        steps.append(
+            f"{side} eliminate card {i} ({_n(totals[i], 'defence icon')}{items}), cancelling {cancelled}; attacks left: {remaining}."
+        )
+    cycled = [i for i in range(len(totals)) if i not in eliminated]
+    return eliminated, cycled, remaining
+
+
+# --------------------------------------------------------------------------- path combat
+
+
+def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, order="given") -> dict:
+    """Resolve the combat on the active path.
+
+    shadow_attack_icons: path attack icons on all Shadow cards and tokens on the path.
+    path_defence: defence icons printed on the path; they cancel that many attacks.
+    defenders: the Free Peoples cards on the path (see the module docstring), in the order
+    the Free Peoples eliminate them; order="fewest-losses" re-orders them most icons first.
+    Cards are eliminated until every attack is cancelled or none are left; the survivors
+    are cycled and every Shadow character in the combat is eliminated. If every attack is
+    cancelled the Free Peoples win and score path_points; otherwise the Shadow wins and
+    scores 1 corruption per uncancelled attack.
+
+    Returns {"attack", "cancelled_by_path", "eliminated": [indexes], "cycled": [indexes],
+    "uncancelled", "winner": "free-peoples"|"shadow", "free_peoples_points",
+    "shadow_corruption", "order": [indexes], "order_rule", "steps"}.
+    """
+    attack = _count("shadow_attack_icons", shadow_attack_icons)
+    _count("path_defence", path_defence)
+    totals, with_items = _defender_icons(defenders)
+    _count("path_points", path_points)
+    sequence, rule = _order(order, defenders, totals)
+
+    cancelled_by_path = min(attack, path_defence)
+    remaining = attack - cancelled_by_path
+    steps = [
+        f"The Shadow's cards and tokens on the path show {attack} path attack icons.",
+        f"The path's own defence icons ({path_defence}) cancel {cancelled_by_path}; attacks left: {remaining}.",
+        f"The Free Peoples eliminate cards in {rule}: {', '.join(map(str, sequence)) or 'no cards'}.",
+    ]
+    eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The Free Peoples")
+    if cycled:
+        steps.append(f"The surviving Free Peoples cards {', '.join(map(str, cycled))} are cycled.")
+    steps.append("Every Shadow character in the combat is eliminated.")
+    if remaining == 0:
+        winner, fp_points, corruption = "free-peoples", path_points, 0
+        steps.append(f"Every attack is cancelled: the Free Peoples win the path and score {_n(path_points, 'point')}.")
+    else:
+        winner, fp_points, corruption = "shadow", 0, remaining
+        steps.append(f"{remaining} attack{'s are' if remaining > 1 else ' is'} not cancelled: the Shadow wins and scores {remaining} corruption.")
+    return {
+        "attack": attack,
+        "cancelled_by_path": cancelled_by_path,
+        "eliminated": eliminated,
+        "cycled": cycled,
+        "uncancelled": remaining,
+        "winner": winner,
+        "free_peoples_points": fp_points,
+        "shadow_corruption": corruption,
+        "order": sequence,
+        "order_rule": order,
+        "steps": steps,
+    }
+
+
+# --------------------------------------------------------------------------- battleground combat
+
+
+def _attackers(attackers):
+    if not isinstance(attackers, (list, tuple)):
+        raise ValueError("attackers: a list of cards, each with attack, leadership, faction and is_army")
+    cards = []
+    for card in attackers:
+        if not isinstance(card, dict) or "attack" not in card:
+            raise ValueError("attackers: each card is a mapping with at least attack")
+        if set(card) - {"attack", "leadership", "faction", "is_army"}:
+            raise ValueError("attackers: a card may only have attack, leadership, faction and is_army")
+        faction = card.get("faction", "")
+        is_army = card.get("is_army", False)
+        if not isinstance(faction, str):
+            raise ValueError("attackers: faction must be text")
+        if not isinstance(is_army, bool):
+            raise ValueError("attackers: is_army must be true or false")
+        cards.append(
+            {
+                "attack": _count("attackers", card["attack"]),
+                "leadership": _count("attackers", card.get("leadership", 0)),
+                "faction": faction,
+                "is_army": is_army,
+            }
+        )
+    return cards
+
+
+def battleground_combat(
+    owner,
+    attackers,
+    battleground_defence,
+    defenders,
+    reactivated=False,
+    points=0,
+    order="given",
+) -> dict:
+    """Resolve the combat on one active battleground.
+
+    owner: the team whose battleground it is ("free-peoples" or "shadow"); that team
+    defends and the other attacks.
+    attackers: the attacking cards, each {"attack": n, "leadership": n, "faction": str,
+    "is_army": bool}. The attack is every card's attack icons plus the leadership icons of
+    each card whose faction has an army among the attackers (an army supports its own
+    leadership too); leadership of a card with no faction never counts.
+    battleground_defence: defence icons printed on the battleground; they cancel that many
+    attacks, unless the battleground was reactivated from the opponent's scoring area
+    (reactivated=True), when they are ignored.
+    defenders: the defending cards, eliminated in order as in path_combat.
+    The attackers are all eliminated; the defenders win if every attack is cancelled, else
+    the attackers win; the winner puts the battleground in its scoring area, worth `points`.
+
+    Returns {"owner", "attack", "attack_icons", "leadership_counted", "leadership_ignored",
+    "cancelled_by_battleground", "eliminated", "cycled", "attackers_eliminated",
+    "uncancelled", "winner": "attackers"|"defenders", "winning_team",
+    "free_peoples_points", "shadow_points", "order", "order_rule", "steps"}.
+    """
+    if owner not in TEAMS:
+        raise ValueError("owner: free-peoples or shadow")
+    cards = _attackers(attackers)
+    _count("battleground_defence", battleground_defence)
+    totals, with_items = _defender_icons(defenders)
+    if not isinstance(reactivated, bool):
+        raise ValueError("reactivated: true or false")
+    _count("points", points)
+    sequence, rule = _order(order, defenders, totals)
+
+    attacking_team = "shadow" if owner == "free-peoples" else "free-peoples"
+    armies = {c["faction"] for c in cards if c["is_army"] and c["faction"]}
+    attack_icons = sum(c["attack"] for c in cards)
+    counted = 0
+    ignored = 0
+    steps = [
+        f"The battleground belongs to {_TEAM_NAMES[owner]}, so its cards defend and the cards of {_TEAM_NAMES[attacking_team]} attack.",
+        f"The attacking cards show {attack_icons} battleground attack icons.",
+    ]
+    for i, c in enumerate(cards):
+        if not c["leadership"]:
+            continue
+        if c["faction"] in armies:
+            counted += c["leadership"]
+            steps.append(
+                f"Attacker {i} adds {c['leadership']} leadership: an army of its faction ({c['faction']}) is on the battleground."
+            )
+        else:
+            ignored += c["leadership"]
+            faction = f"its faction ({c['faction']})" if c["faction"] else "it (it has no faction)"
+            steps.append(f"Attacker {i}'s {c['leadership']} leadership does not count: no army of {faction} is on the battleground.")
+    attack = attack_icons + counted
+    steps.append(f"Total attack: {attack_icons} + {counted} = {attack}.")
+
+    if reactivated:
+        cancelled_by_battleground = 0
+        steps.append(
+            f"The battleground was reactivated from the opponent's scoring area, so its defence icons ({battleground_defence}) are ignored."
+        )
+    else:
+        cancelled_by_battleground = min(attack, battleground_defence)
+        steps.append(f"The battleground's defence icons ({battleground_defence}) cancel {cancelled_by_battleground}.")
+    remaining = attack - cancelled_by_battleground
+    steps.append(f"Attacks left: {remaining}; the defenders eliminate cards in {rule}: {', '.join(map(str, sequence)) or 'no cards'}.")
+    eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The defenders")
+    if cycled:
+        steps.append(f"The surviving defending cards {', '.join(map(str, cycled))} are cycled.")
+    steps.append("Every attacking card is eliminated.")
+
+    if remaining == 0:
+        winner, team = "defenders", owner
+        steps.append(f"Every attack is cancelled: {_TEAM_WINS[owner]}, and the battleground ({_n(points, 'point')}) goes to {_TEAM_POSSESSIVE[owner]} scoring area.")
+    else:
+        winner, team = "attackers", attacking_team
+        steps.append(
+            f"{remaining} attack{'s are' if remaining > 1 else ' is'} not cancelled: {_TEAM_WINS[attacking_team]}, "
+            f"and the battleground ({_n(points, 'point')}) goes to {_TEAM_POSSESSIVE[attacking_team]} scoring area."
+        )
+    return {
+        "owner": owner,
+        "attack": attack,
+        "attack_icons": attack_icons,
+        "leadership_counted": counted,
+        "leadership_ignored": ignored,
+        "cancelled_by_battleground": cancelled_by_battleground,
+        "eliminated": eliminated,
+        "cycled": cycled,
+        "attackers_eliminated": list(range(len(cards))),
+        "uncancelled": remaining,
+        "winner": winner,
+        "winning_team": team,
+        "free_peoples_points": points if team == "free-peoples" else 0,
+        "shadow_points": points if team == "shadow" else 0,
+        "order": sequence,
+        "order_rule": order,
+        "steps": steps,
+    }
+
+
+# --------------------------------------------------------------------------- victory check
+
+
+def victory_check(free_peoples_points, shadow_points, shadow_corruption=0) -> dict:
+    """Check whether a team has won at the Victory Check.
+
+    The Shadow's score is its victory points plus its corruption tokens: the Shadow scores
+    corruption when it wins a path, so each token counts as a point. A team wins when its
+    score is at least 10 more than the other team's.
+
+    Returns {"free_peoples", "shadow", "lead", "leader": team|None,
+    "winner": "free-peoples"|"shadow"|None, "steps"}.
+    """
+    fp = _count("free_peoples_points", free_peoples_points, 999)
+    sp = _count("shadow_points", shadow_points, 999)
+    corruption = _count("shadow_corruption", shadow_corruption, 999)
+    shadow = sp + corruption
+    lead = abs(fp - shadow)
+    leader = None if fp == shadow else ("free-peoples" if fp > shadow else "shadow")
+    winner = leader if lead >= WINNING_LEAD else None
+    steps = [
+        f"The Free Peoples score {fp}.",
+        f"The Shadow scores {_n(sp, 'point')} + {corruption} corruption = {shadow} (corruption tokens count toward its score).",
+    ]
+    if leader is None:
+        steps.append("The scores are level, so nobody wins yet.")
+    elif winner:
+        steps.append(f"{_TEAM_LEADS[leader]} by {lead}, at least {WINNING_LEAD}: {_TEAM_WINS[leader]} the game.")
+    else:
+        steps.append(f"{_TEAM_LEADS[leader]} by {lead}, less than {WINNING_LEAD}, so the game goes on.")
+    return {
+        "free_peoples": fp,
+        "shadow": shadow,
+        "lead": lead,
+        "leader": leader,
+        "winner": winner,
+        "steps": steps,
+    }

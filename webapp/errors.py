@@ -1,0 +1,36 @@
+"""Errors: JSON under /api/, HTML pages everywhere else; never a traceback."""
+from flask import jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+
+def error_response(status, message=None):
+    """A JSON error body {"error": message} with the given status."""
+    payload = {"error": message or HTTP_STATUS_CODES.get(status, "Unknown error")}
+    response = jsonify(payload)
+    response.status_code = status
+    return response
+
+
+def wants_json():
+    return request.path.startswith("/api/") or request.path == "/api"
+
+
+def init_app(app):
+    @app.errorhandler(HTTPException)
+    def handle_http_error(exc):
+        if wants_json():
+            message = exc.description if exc.code in (400, 405, 413) else None
+            response = error_response(exc.code, message)
+            if exc.code == 405 and exc.valid_methods:
+                response.headers["Allow"] = ", ".join(exc.valid_methods)
+            return response
+        return render_template("error.html", status=exc.code,
+                               title=HTTP_STATUS_CODES.get(exc.code, "Error")), exc.code
+
+    @app.errorhandler(Exception)
+    def handle_unexpected(exc):
+        app.logger.exception("unhandled error on %s", request.path)
+        if wants_json():
+            return error_response(500)
+        return render_template("error.html", status=500, title="Something went wrong"), 500

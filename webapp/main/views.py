@@ -1,0 +1,52 @@
+from flask import abort, jsonify, redirect, render_template, request, url_for
+
+from ..content import GAME_IDS
+from ..content_store import get_game_or_404, get_library
+from ..search import search
+from . import bp
+
+SEARCH_PAGE_LIMIT = 20
+
+
+@bp.route("/")
+def home():
+    return render_template("home.html", games=get_library().games.values())
+
+
+@bp.route("/search")
+def search_page():
+    text = request.args.get("q", "").strip()
+    game = request.args.get("game", "").strip()
+    error = None
+    if game and game not in GAME_IDS:
+        error = f"Unknown game '{game}'. Choose one of: {', '.join(GAME_IDS)}."
+        game = ""
+    results = search(text, game=game or None, limit=SEARCH_PAGE_LIMIT) if text else None
+    return render_template("search.html", q=text, game=game, results=results, error=error,
+                           games=get_library().games.values())
+
+
+@bp.route("/<game_id>/")
+def game_page(game_id):
+    game = get_game_or_404(game_id)
+    return render_template("game.html", game=game)
+
+
+@bp.route("/<game_id>")
+def game_page_no_slash(game_id):
+    get_game_or_404(game_id)
+    return redirect(url_for("main.game_page", game_id=game_id), code=308)
+
+
+@bp.route("/<game_id>/<section_id>")
+def section_page(game_id, section_id):
+    game = get_game_or_404(game_id)
+    section = game.sections.get(section_id)
+    if section is None:
+        abort(404)
+    return render_template("section.html", game=game, section=section)
+
+
+@bp.route("/healthz")
+def healthz():
+    return jsonify({"status": "ok"})

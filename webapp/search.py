@@ -1,0 +1,530 @@
+"""Full-text search over the rule content; every Whoosh call in Red Book lives in this module.
+
+Players type on a phone, mid-game: accents are folded (Nazgul finds Nazgûl), words are stemmed
+(retreating finds retreat), hyphenated words match joined and split (re-roll, reroll, re roll),
+a word that is not in the index is matched to index words one edit away (corupption), glossary
+aliases act as synonyms (MP, marshalling points), "quoted phrases" match in order, and the query
+text is never parsed as query syntax, so no input can widen a search or break it.
+
+The index is built into the instance folder, in a new folder each time; a symlink named `index`
+is then swapped to point at it, so readers never see a half-written index.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import current_app
+from markupsafe import Markup, escape
+from whoosh import index as whoosh_index
+from whoosh import query as wq
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.highlight import ContextFragmenter, HtmlFormatter
+from whoosh.support.charset import accent_map
+from whoosh.analysis import CharsetFilter
+
+from .content_store import get_library
+
+# Bump when the schema or analysis changes, so existing indexes are rebuilt.
+INDEX_VERSION = "3"
+MAX_QUERY_CHARS = 200
+MAX_QUERY_WORDS = 12
+MAX_FUZZY_CANDIDATES = 6
+LIMIT_MAX = 50
+KEEP_BUILDS = 3
+WORD = re.compile(r"\w+(?:[-'’]\w+)*")
+
+
+class JoinedWordFilter(Filter):
+    """Splits hyphenated and apostrophe words into parts and adds the joined form.
+
+    "re-roll" becomes re, roll and reroll; the joined form shares the last part's position,
+    so phrases that run across the word still match.
+    """
+
+    def __call__(self, tokens):
+        pos = -1
+        for token in tokens:
+            text = token.text
+            parts = re.split(r"[-'’]", text)
+            if len(parts) == 1:
+                pos += 1
+                token.pos = pos
+                yield token
+                continue
+            start = token.startchar if token.chars else None
+            offset = 0
+            for part in parts:
+                if part:
+                    pos += 1
+                    token.text = part
+                    token.pos = pos
+                    if start is not None:
+                        token.startchar = start + offset
+                        token.endchar = start + offset + len(part)
+                    yield token
+                offset += len(part) + 1
+            pos_last = pos
+            token.text = "".join(parts)
+            token.pos = pos_last
+            if start is not None:
+                token.startchar = start
+                token.endchar = start + len(text)
+            yield token
+
+
+def _analyzer(join=True):
+    chain = RegexTokenizer(WORD.pattern)
+    if join:
+        chain = chain | JoinedWordFilter()
+    return chain | LowercaseFilter() | CharsetFilter(accent_map) | StopFilter(minsize=1) | StemFilter()
+
+
+class SplitOnlyFilter(Filter):
+    """Like JoinedWordFilter without the joined form: used to build phrase queries."""
+
+    def __call__(self, tokens):
+        pos = -1
+        for token in tokens:
+            for part in re.split(r"[-'’]", token.text):
+                if part:
+                    pos += 1
+                    token.text = part
+                    token.pos = pos
+                    yield token
+
+
+ANALYZER = _analyzer()
+PHRASE_ANALYZER = RegexTokenizer(WORD.pattern) | SplitOnlyFilter() | LowercaseFilter() | CharsetFilter(accent_map) | StopFilter(minsize=1) | StemFilter()
+
+SCHEMA = Schema(
+    id=ID(stored=True, unique=True),
+    game=ID(stored=True),
+    section=ID(stored=True),
+    kind=ID(stored=True),
+    title=TEXT(analyzer=ANALYZER, stored=True, field_boost=3.0),
+    aliases=TEXT(analyzer=ANALYZER, stored=True, field_boost=2.0),
+    body=TEXT(analyzer=ANALYZER, stored=True),
+    url=STORED,
+    trail=STORED,
+)
+TEXT_FIELDS = ("title", "aliases", "body")
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents: what a player types for what the rules print."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def surface_words(text: str):
+    """The folded words of a text, hyphenated words split into parts."""
+    return [w for w in re.split(r"[^\w]+", fold(text)) if w]
+
+
+# --- building -----------------------------------------------------------------------------
+
+def documents(library):
+    """One search document per section, phase, step, rule and glossary term."""
+    for section, entry in library.entries():
+        game = library.games[section.game]
+        if entry is None:
+            yield {
+                "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
+                "title": section.title, "aliases": "", "body": f"{section.summary} {section.text}".strip(),
+                "url": section.url, "trail": [game.short_title],
+            }
+            continue
+        trail = [game.short_title, game.sections[section.id].title]
+        parent = entry.parent
+        ancestors = []
+        while parent is not None:
+            ancestors.insert(0, parent.title)
+            parent = parent.parent
+        trail.extend(ancestors)
+        yield {
+            "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
+            "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
+            "body": entry.text, "url": entry.url, "trail": trail,
+        }
+
+
+def index_link(instance_path) -> Path:
+    return Path(instance_path) / "index"
+
+
+def _stamp(library):
+    return f"{INDEX_VERSION}:{library.fingerprint}"
+
+
+def index_is_current(instance_path, library) -> bool:
+    stamp = index_link(instance_path) / "stamp"
+    try:
+        return stamp.read_text() == _stamp(library)
+    except OSError:
+        return False
+
+
+def write_index(instance_path, library) -> Path:
+    """Build a complete index in a fresh folder, then swap the `index` symlink to it."""
+    instance = Path(instance_path)
+    builds = instance / "indexes"
+    builds.mkdir(parents=True, exist_ok=True)
+    target = builds / f"build-{time.time_ns()}-{os.getpid()}"
+    target.mkdir()
+    ix = whoosh_index.create_in(str(target), SCHEMA)
+    vocabulary = {}
+    with ix.writer() as writer:
+        for doc in documents(library):
+            writer.add_document(**doc)
+            for word in surface_words(f"{doc['title']} {doc['aliases']} {doc['body']}"):
+                vocabulary[word] = vocabulary.get(word, 0) + 1
+    (target / "vocabulary.json").write_text(json.dumps(vocabulary, sort_keys=True))
+    (target / "stamp").write_text(_stamp(library))
+    link = index_link(instance)
+    temporary = instance / f".index-{os.getpid()}-{time.time_ns()}"
+    os.symlink(os.path.relpath(target, instance), temporary)
+    os.replace(temporary, link)  # atomic: readers see the old build or the new one
+    _prune(builds, keep=target)
+    return target
+
+
+def _prune(builds: Path, keep: Path):
+    # Old builds stay a while: a reader may still have one open.
+    old = sorted((p for p in builds.iterdir() if p.is_dir() and p != keep), key=lambda p: p.stat().st_mtime)
+    for path in old[: max(0, len(old) - (KEEP_BUILDS - 1))]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def build_index(force=False):
+    """Build the index for the app's content unless it is current; (path, seconds or None)."""
+    instance = Path(current_app.instance_path)
+    library = get_library()
+    lock_path = instance / "index.lock"
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one builder at a time across workers
+        try:
+            if not force and index_is_current(instance, library):
+                return index_link(instance).resolve(), None
+            started = time.perf_counter()
+            path = write_index(instance, library)
+            return path, time.perf_counter() - started
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+# --- searching ----------------------------------------------------------------------------
+
+@dataclass
+class Hit:
+    id: str
+    game: str
+    section: str
+    kind: str
+    title: str
+    url: str
+    snippet: Markup
+    trail: list
+
+    def as_json(self):
+        return {"id": self.id, "game": self.game, "section": self.section, "kind": self.kind,
+                "title": self.title, "url": self.url, "snippet": str(self.snippet)}
+
+
+@dataclass
+class Results:
+    query: str
+    total: int
+    hits: list
+    suggestion: str | None
+    corrected: bool  # results came from a one-edit correction of a word
+
+    def as_json(self):
+        return {"query": self.query, "total": self.total, "results": [h.as_json() for h in self.hits],
+                "suggestion": self.suggestion}
+
+
+class SearchIndex:
+    """An open index for one process: reopened when the `index` symlink moves to a new build."""
+
+    def __init__(self, instance_path, synonyms):
+        self.link = index_link(instance_path)
+        self.lock = threading.Lock()
+        self.target = None
+        self.searcher = None
+        self.vocabulary = {}
+        self.deletions = {}
+        self.terms = {}
+        self.synonyms = self._synonym_table(synonyms)
+
+    @staticmethod
+    def _synonym_table(groups):
+        """Folded phrase (tuple of words) -> the group of phrases it belongs to."""
+        table = {}
+        for group in groups:
+            phrases = []
+            for phrase in group:
+                words = tuple(surface_words(phrase))
+                if words and words not in phrases:
+                    phrases.append(words)
+            for words in phrases:
+                table.setdefault(words, [])
+                for other in phrases:
+                    if other not in table[words]:
+                        table[words].append(other)
+        return table
+
+    def current(self):
+        try:
+            target = os.readlink(self.link)
+        except OSError:
+            raise IndexMissing(f"no search index at {self.link}; run 'redbook build-index'") from None
+        if target != self.target:
+            with self.lock:
+                if target != self.target:
+                    self._open(target)
+        return self.searcher
+
+    def _open(self, target):
+        folder = self.link.parent / target
+        ix = whoosh_index.open_dir(str(folder))
+        searcher = ix.searcher()
+        self.terms = {name: set(searcher.reader().field_terms(name)) for name in TEXT_FIELDS}
+        self.vocabulary = json.loads((folder / "vocabulary.json").read_text())
+        self.deletions = _deletion_table(self.vocabulary)
+        old = self.searcher
+        self.searcher, self.target = searcher, target
+        if old is not None:
+            old.close()
+
+    # query building
+
+    def _term_query(self, token, boost=1.0):
+        return wq.Or([wq.Term(name, token, boost=boost) for name in TEXT_FIELDS])
+
+    def _word_query(self, word, fuzzy):
+        """A query for one typed word; (query or None, corrected: bool)."""
+        tokens = [t.text for t in ANALYZER(word)]
+        if not tokens:
+            return None, False
+        known = [t for t in tokens if any(t in self.terms[f] for f in TEXT_FIELDS)]
+        parts = [t for t in (tok.text for tok in PHRASE_ANALYZER(word))]
+        if len(tokens) > 1 and len(parts) > 1:
+            # hyphenated: the joined form, or the parts in order
+            return wq.Or([self._term_query(tokens[-1]), self._phrase(parts)]), False
+        token = tokens[0]
+        if known or not fuzzy:
+            return self._term_query(token), False
+        candidates = self._one_edit(fold(word))
+        if not candidates:
+            return self._term_query(token), False
+        return wq.Or([self._term_query(c, boost=0.8) for c in candidates]), True
+
+    def _one_edit(self, word):
+        """Index terms for the index words closest to a typed word that the index lacks.
+
+        Up to one edit for short words and two for words of 7 letters or more, so doubled or
+        swapped letters ("corupption") still land; looked up through a table of deletions
+        built when the index is opened, so the cost is bounded whatever the query.
+        """
+        found = []
+        for candidate in self._close_words(word):
+            for analysed in ANALYZER(candidate):
+                if analysed.text not in found and self._known(analysed.text):
+                    found.append(analysed.text)
+        return found[:MAX_FUZZY_CANDIDATES]
+
+    def _close_words(self, word):
+        """Index words within the allowed edits of ``word``, closest and commonest first."""
+        if len(word) < 4 or len(word) > 30:
+            return []
+        limit = 1 if len(word) < 7 else 2
+        candidates = set()
+        for deletion in _deletions(word, limit):
+            candidates.update(self.deletions.get(deletion, ()))
+        scored = []
+        for candidate in candidates:
+            distance = _edit_distance(word, candidate, limit)
+            if distance <= limit:
+                scored.append((distance, -self.vocabulary.get(candidate, 0), candidate))
+        scored.sort()
+        return [candidate for _, _, candidate in scored]
+
+    def _known(self, token):
+        return any(token in self.terms[f] for f in TEXT_FIELDS)
+
+    def _phrase(self, words):
+        queries = [wq.Phrase(name, list(words)) for name in TEXT_FIELDS] if len(words) > 1 else [
+            self._term_query(words[0])]
+        return wq.Or(queries)
+
+    def _phrase_text(self, text):
+        tokens = [t.text for t in PHRASE_ANALYZER(text)]
+        if not tokens:
+            return None
+        return self._phrase(tokens)
+
+    def parse(self, text, fuzzy=True):
+        """(list of required groups, corrected) for the typed text."""
+        groups = []
+        corrected = False
+        quoted = re.findall(r'"([^"]*)"', text)
+        rest = re.sub(r'"[^"]*"', " ", text).replace('"', " ")
+        for phrase in quoted:
+            q = self._phrase_text(phrase)
+            if q is not None:
+                groups.append(q)
+        words = WORD.findall(rest)[:MAX_QUERY_WORDS]
+        i = 0
+        while i < len(words):
+            matched = None
+            for n in range(min(4, len(words) - i), 0, -1):
+                key = tuple(surface_words(" ".join(words[i:i + n])))
+                if key in self.synonyms and (n > 1 or len(key[0]) > 1):
+                    matched = (n, key)
+                    break
+            if matched:
+                n, key = matched
+                alternatives = [self._phrase_text(" ".join(p)) for p in self.synonyms[key]]
+                alternatives = [a for a in alternatives if a is not None]
+                if alternatives:
+                    groups.append(wq.Or(alternatives))
+                i += n
+                continue
+            q, was_corrected = self._word_query(words[i], fuzzy)
+            if q is not None:
+                groups.append(q)
+                corrected = corrected or was_corrected
+            i += 1
+        return groups, corrected
+
+    def search(self, text, game=None, limit=10, fuzzy=True):
+        text = (text or "")[:MAX_QUERY_CHARS].replace("\x00", " ")
+        searcher = self.current()
+        groups, corrected = self.parse(text, fuzzy=fuzzy)
+        if not groups:
+            return Results(query=text, total=0, hits=[], suggestion=None, corrected=False)
+        filter_q = wq.Term("game", game) if game else None
+        results = searcher.search(wq.And(groups), limit=limit, filter=filter_q)
+        if results.scored_length() == 0 and len(groups) > 1:
+            results = searcher.search(wq.Or(groups), limit=limit, filter=filter_q)
+        hits = [self._hit(hit) for hit in results]
+        total = len(results) if hits else 0
+        suggestion = self.suggest(text) if (corrected or not hits) else None
+        if suggestion and not hits and not self._has_hits(suggestion, filter_q):
+            suggestion = None  # offer only a correction that finds something
+        return Results(query=text, total=total, hits=hits, suggestion=suggestion, corrected=corrected)
+
+    def _has_hits(self, text, filter_q):
+        groups, _ = self.parse(text, fuzzy=False)
+        if not groups:
+            return False
+        return self.searcher.search(wq.Or(groups), limit=1, filter=filter_q).scored_length() > 0
+
+    def _hit(self, hit):
+        hit.results.fragmenter = ContextFragmenter(maxchars=180, surround=50)
+        hit.results.formatter = HtmlFormatter(tagname="mark", between=" … ")
+        snippet = hit.highlights("body", top=2)
+        if not snippet:
+            body = hit["body"]
+            snippet = escape(body[:180] + ("…" if len(body) > 180 else ""))
+        return Hit(id=hit["id"], game=hit["game"], section=hit["section"], kind=hit["kind"],
+                   title=hit["title"], url=hit["url"], snippet=Markup(snippet), trail=list(hit["trail"]))
+
+    def suggest(self, text):
+        """The query with each unknown word replaced by the closest index word, or None."""
+        words = surface_words(re.sub(r'["]', " ", text))[:MAX_QUERY_WORDS]
+        changed = False
+        out = []
+        for word in words:
+            if word in self.vocabulary or len(word) < 3 or word.isdigit():
+                out.append(word)
+                continue
+            best = self._closest(word)
+            if not best:
+                return None  # a word with nothing close: no honest suggestion
+            out.append(best)
+            changed = True
+        return " ".join(out) if changed else None
+
+    def _closest(self, word):
+        close = self._close_words(word)
+        return close[0] if close else None
+
+
+def _deletions(word, depth):
+    """``word`` and every string made by deleting up to ``depth`` letters from it."""
+    found = {word}
+    frontier = {word}
+    for _ in range(depth):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        found |= frontier
+    return found
+
+
+def _deletion_table(vocabulary):
+    table = {}
+    for word in vocabulary:
+        if 4 <= len(word) <= 30 and not word.isdigit():
+            for deletion in _deletions(word, 2):
+                table.setdefault(deletion, []).append(word)
+    return table
+
+
+def _edit_distance(a, b, limit):
+    """Levenshtein distance with transpositions, giving up above ``limit``."""
+    previous = list(range(len(b) + 1))
+    before = None
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        row_min = i
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, before[j - 2] + 1)
+            current.append(value)
+            row_min = min(row_min, value)
+        if row_min > limit:
+            return limit + 1
+        before, previous = previous, current
+    return previous[-1]
+
+
+class IndexMissing(RuntimeError):
+    """The instance folder has no index: `redbook build-index` makes one."""
+
+
+def get_search_index() -> SearchIndex:
+    return current_app.extensions["redbook.search"]
+
+
+def search(text, game=None, limit=10, fuzzy=True) -> Results:
+    return get_search_index().search(text, game=game, limit=limit, fuzzy=fuzzy)
+
+
+def init_app(app):
+    """Make the index current at start (unless configured off) and register the CLI command."""
+    library = app.extensions["redbook.library"]
+    if app.config.get("BUILD_INDEX_ON_START", True):
+        with app.app_context():
+            build_index()
+    app.extensions["redbook.search"] = SearchIndex(app.instance_path, library.synonyms)
+
+    import click
+
+    @app.cli.command("build-index")
+    @click.option("--force", is_flag=True)
+    def build_index_command(force):
+        """Build the search index into the instance folder."""
+        path, seconds = build_index(force=force)
+        click.echo(f"index built in {seconds:.2f} s at {path}" if seconds is not None else f"index up to date at {path}")
