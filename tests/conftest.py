@@ -37,3 +37,54 @@ def content_copy(tmp_path):
 def pytest_collection_modifyitems(config, items):
     # Browser tests are slow to start: run them last.
     items.sort(key=lambda item: 1 if item.get_closest_marker("browser") else 0)
+
+
+CHROMIUM = "/usr/bin/chromium"
+OUTPUT = PROJECT_ROOT / "test-output"
+
+
+@pytest.fixture(scope="session")
+def live_server(app):
+    """The app served on a free loopback port for the browser tests: its base URL."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: bash tests/run.sh installs Debian's chromium")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (empty storage) at phone size."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots():
+    folder = OUTPUT / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

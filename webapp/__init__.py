@@ -29,15 +29,30 @@ def create_app(config=None):
     app.config.from_mapping(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
-    from . import calculators, content_store, errors, search
+    from werkzeug.routing import AnyConverter
+
+    from . import calculators, content_store, errors, offline, search, security
+    from .content import GAME_IDS
+
+    class GameConverter(AnyConverter):
+        """Only the five game ids: any other first path segment is a 404 at routing."""
+
+        def __init__(self, url_map):
+            super().__init__(url_map, *GAME_IDS)
+
+    app.url_map.converters["game"] = GameConverter
     from .api import bp as api_bp
+    from .checklist import bp as checklist_bp
     from .main import bp as main_bp
 
     content_store.init_app(app)
     search.init_app(app)
     errors.init_app(app)
+    security.init_app(app)
+    offline.init_app(app)
     calculators.init_app(app)
     app.register_blueprint(main_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(checklist_bp)
 
     return app

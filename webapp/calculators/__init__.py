@@ -5,9 +5,9 @@ from .spec import percent
 
 def all_specs():
     """Every calculator's spec, in registry order."""
-    from . import wotr
+    from . import fotf, meccg, meq, wotr, wotr_cards
 
-    specs = {spec.id: spec for module in (wotr,) for spec in module.SPECS}
+    specs = {spec.id: spec for module in (wotr, fotf, meccg, meq, wotr_cards) for spec in module.SPECS}
     return [specs[cid] for cid in CALCULATORS if cid in specs]
 
 

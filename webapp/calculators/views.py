@@ -57,7 +57,7 @@ def api_post(spec):
 def make_blueprint(specs):
     """A blueprint with a page and an endpoint per calculator (new for each app)."""
     bp = Blueprint("calculators", __name__)
-    bp.add_url_rule("/<game_id>/calc/", "calculator_index", calculator_index)
+    bp.add_url_rule("/<game:game_id>/calc/", "calculator_index", calculator_index)
     for spec in specs:
         calc = spec.calculator
         bp.add_url_rule(calc.url, f"page_{calc.id}", lambda spec=spec: page(spec))

@@ -26,19 +26,19 @@ def search_page():
                            games=get_library().games.values())
 
 
-@bp.route("/<game_id>/")
+@bp.route("/<game:game_id>/")
 def game_page(game_id):
     game = get_game_or_404(game_id)
     return render_template("game.html", game=game)
 
 
-@bp.route("/<game_id>")
+@bp.route("/<game:game_id>")
 def game_page_no_slash(game_id):
     get_game_or_404(game_id)
     return redirect(url_for("main.game_page", game_id=game_id), code=308)
 
 
-@bp.route("/<game_id>/<section_id>")
+@bp.route("/<game:game_id>/<section_id>")
 def section_page(game_id, section_id):
     game = get_game_or_404(game_id)
     section = game.sections.get(section_id)

@@ -1,0 +1,153 @@
+"""In-process search latency and index build time (run: python bench/search_latency.py).
+
+The app is created with its instance folder in a temporary directory, so the project's own
+index is never touched. Then, inside an app context:
+
+- every query of bench/queries.py is run through webapp.search.search(text, game, limit,
+  fuzzy=...) with the one-edit fallback on and off, several passes each, timed one by one with
+  time.perf_counter; the table gives p50, p90, p99 and the slowest query per mode, and p50/p99
+  per kind of query with the fallback on;
+- the index is written (webapp.search.write_index) into a fresh temporary folder several times;
+- a new SearchIndex opens the built index several times (what each worker pays on its first search).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+from queries import KIND_WEIGHTS, build_queries  # noqa: E402
+
+LIMIT = 10  # what /api/search uses unless told otherwise
+REPETITIONS = 3
+BUILD_REPETITIONS = 5
+TARGET_P99_MS = 50  # the /api/search p99 target under load; in process it should be well inside it
+
+
+def percentile(sorted_values, p):
+    """Nearest-rank percentile of an already sorted list."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, -(-len(sorted_values) * p // 100))
+    return sorted_values[int(rank) - 1]
+
+
+def time_queries(search, queries, fuzzy, repetitions):
+    """Per query, the median of its timings over the passes (ms), and the results of the last pass."""
+    timings = [[] for _ in queries]
+    results = [None] * len(queries)
+    for _ in range(repetitions):
+        for i, q in enumerate(queries):
+            start = time.perf_counter()
+            results[i] = search(q.text, game=q.game, limit=LIMIT, fuzzy=fuzzy)
+            timings[i].append((time.perf_counter() - start) * 1000)
+    return [statistics.median(t) for t in timings], [min(t) for t in timings], results
+
+
+def time_builds(write_index, library, repetitions):
+    runs = []
+    for _ in range(repetitions):
+        with tempfile.TemporaryDirectory(prefix="redbook-bench-build-") as folder:
+            start = time.perf_counter()
+            write_index(folder, library)
+            runs.append(time.perf_counter() - start)
+    return runs
+
+
+def time_opens(search_module, instance_path, synonyms, repetitions):
+    runs = []
+    for _ in range(repetitions):
+        start = time.perf_counter()
+        index = search_module.SearchIndex(instance_path, synonyms)
+        index.current()
+        runs.append(time.perf_counter() - start)
+        index.searcher.close()
+    return runs
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repetitions", type=int, default=REPETITIONS, help="passes over the query set per mode")
+    parser.add_argument("--builds", type=int, default=BUILD_REPETITIONS, help="index builds to time")
+    parser.add_argument("--count", type=int, default=None, help="number of queries (default: all of bench/queries.py)")
+    args = parser.parse_args(argv)
+
+    from webapp import create_app
+    from webapp import search as search_module
+
+    with tempfile.TemporaryDirectory(prefix="redbook-bench-instance-") as instance:
+        started = time.perf_counter()
+        app = create_app({"INSTANCE_PATH": instance})
+        create_seconds = time.perf_counter() - started
+        library = app.extensions["redbook.library"]
+        queries = build_queries(library) if args.count is None else build_queries(library, count=args.count)
+
+        with app.app_context():
+            search = search_module.search
+            for q in queries[:200]:  # warm up: open the index, fill the allocator, load the code paths
+                search(q.text, game=q.game, limit=LIMIT)
+            modes = {}
+            for fuzzy in (True, False):
+                medians, bests, results = time_queries(search, queries, fuzzy, args.repetitions)
+                modes[fuzzy] = (medians, bests, results)
+            builds = time_builds(search_module.write_index, library, args.builds)
+            opens = time_opens(search_module, instance, library.synonyms, args.builds)
+
+    print(f"Search latency in process: {len(queries)} distinct queries, limit {LIMIT}, "
+          f"{args.repetitions} passes per mode (each query's median over the passes), milliseconds")
+    header = f"{'fuzzy fallback':16} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7} {'mean':>7} {'queries/s':>10} {'no hits':>8} {'suggested':>9}"
+    print(header)
+    print("-" * len(header))
+    for fuzzy in (True, False):
+        medians, _, results = modes[fuzzy]
+        ordered = sorted(medians)
+        empty = sum(1 for r in results if not r.hits)
+        suggested = sum(1 for r in results if r.suggestion)
+        mean = statistics.fmean(medians)
+        print(f"{'on' if fuzzy else 'off':16} {percentile(ordered, 50):7.2f} {percentile(ordered, 90):7.2f} "
+              f"{percentile(ordered, 99):7.2f} {ordered[-1]:7.2f} {mean:7.2f} {1000 / mean:10.0f} "
+              f"{empty:8} {suggested:9}")
+    print()
+    print("By kind of query, fuzzy fallback on (ms)")
+    header = f"{'kind':14} {'queries':>7} {'p50':>7} {'p99':>7} {'max':>7}   {'p50 off':>7} {'p99 off':>7}"
+    print(header)
+    print("-" * len(header))
+    on, off = modes[True][0], modes[False][0]
+    for kind in KIND_WEIGHTS:
+        picked = [i for i, q in enumerate(queries) if q.kind == kind]
+        if not picked:
+            continue
+        times_on = sorted(on[i] for i in picked)
+        times_off = sorted(off[i] for i in picked)
+        print(f"{kind:14} {len(picked):7} {percentile(times_on, 50):7.2f} {percentile(times_on, 99):7.2f} "
+              f"{times_on[-1]:7.2f}   {percentile(times_off, 50):7.2f} {percentile(times_off, 99):7.2f}")
+    print()
+    slowest = sorted(range(len(queries)), key=lambda i: on[i], reverse=True)[:5]
+    print("Slowest queries, fuzzy fallback on:")
+    for i in slowest:
+        q = queries[i]
+        print(f"  {on[i]:7.2f} ms  {q.kind:12} {q.game or '-':11} {q.text}")
+    print()
+    print("Index, seconds")
+    header = f"{'step':44} {'median':>7} {'best':>7} {'worst':>7}"
+    print(header)
+    print("-" * len(header))
+    print(f"{'write_index (build into a new folder)':44} {statistics.median(builds):7.3f} {min(builds):7.3f} {max(builds):7.3f}")
+    print(f"{'open the index (first search in a worker)':44} {statistics.median(opens):7.3f} {min(opens):7.3f} {max(opens):7.3f}")
+    print(f"{'create_app with no index (load + build)':44} {create_seconds:7.3f} {'':7} {'':7}")
+    p99_on = percentile(sorted(on), 99)
+    verdict = "inside" if p99_on < TARGET_P99_MS else "OUTSIDE"
+    print()
+    print(f"in-process p99 with fuzzy fallback {p99_on:.1f} ms: {verdict} the {TARGET_P99_MS} ms /api/search p99 target "
+          f"(before any HTTP, queueing or second worker)")
+
+
+if __name__ == "__main__":
+    main()

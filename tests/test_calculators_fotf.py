@@ -1,0 +1,245 @@
+"""Fate of the Fellowship calculator pages and JSON endpoints: search, battle and the One Ring.
+
+Most cases pass their own face counts so the expected odds do not depend on the unverified
+placeholder counts in content/fotf/data/dice.yaml; the tests that use the file's counts read
+them from it.
+"""
+from fractions import Fraction as F
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from webapp.calculators import fotf, views
+from webapp.engines.fotf_dice import load_faces
+
+DATA = load_faces(fotf.DICE_DATA)
+# search die for hand calculations: weary 1 + exposed 1 of 6 faces cost hope (1/3), recall 1/6
+SEARCH_FACES = "slip_by=3&weary=1&exposed=1&recall=1"
+# battle die: rout 2/6, exchange 2/6, overrun 1/6, Nazgûl 1/6
+BATTLE_FACES = "rout=2&exchange=2&overrun=1&nazgul=1"
+
+
+def approx(values):
+    return pytest.approx([float(v) for v in values])
+
+
+def error_of(client, url):
+    response = client.get(url)
+    assert response.status_code == 400
+    return response.get_json()["error"]
+
+
+# --------------------------------------------------------------------------- the face counts
+
+
+def test_every_fotf_spec_puts_each_field_in_one_fieldset():
+    for spec in fotf.SPECS:
+        grouped = [f.name for _, fields in spec.fieldsets() for f in fields]
+        assert sorted(grouped) == sorted(f.name for f in spec.fields)
+
+
+@pytest.mark.parametrize("url, die", [("/fotf/calc/search", "search"), ("/fotf/calc/battle", "battle"),
+                                      ("/fotf/calc/ring", "search")])
+def test_pages_prefill_the_face_counts_from_the_data_file_and_say_they_are_unverified(client, url, die):
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    for name, count in DATA[die].items():
+        assert f'name="{name}" value="{count}"' in html
+    if not DATA["verified"]:
+        # the warning sits in the face counts' fieldset legend and in the first face field's help
+        assert f"Faces of the {die} die (UNVERIFIED placeholder counts)" in html
+        assert "UNVERIFIED: the prefilled counts are placeholders" in html
+    else:
+        assert "UNVERIFIED" not in html
+
+
+def test_result_block_repeats_that_the_counts_are_unverified(client):
+    html = client.get(f"/fotf/calc/search?dice=2&{SEARCH_FACES}").get_data(as_text=True)
+    assert "Face counts used:</strong> slip by 3, weary 1, exposed 1, recall 1." in html
+    if not DATA["verified"]:
+        assert "The prefilled counts are UNVERIFIED placeholders" in html
+    else:
+        assert "checked against the real dice" in html
+
+
+def test_api_reports_the_face_counts_it_used_and_whether_they_are_verified(client):
+    body = client.get("/api/fotf/search?dice=1").get_json()
+    assert body["faces"] == DATA["search"]
+    assert body["faces_verified"] is DATA["verified"]
+    # one die costs hope on weary or exposed: (weary + exposed) / all faces
+    counts = DATA["search"]
+    p = F(counts["weary"] + counts["exposed"], sum(counts.values()))
+    assert body["hope_lost"] == approx([1 - p, p])
+
+
+def test_a_die_with_no_faces_is_refused_beside_the_first_face_field(client):
+    assert error_of(client, "/api/fotf/search?dice=1&slip_by=0&weary=0&exposed=0&recall=0").startswith(
+        "slip_by: the search die needs at least one face")
+    values, errors, raw, result = views.run(fotf.BATTLE, MultiDict(
+        {"dice": "1", "rout": "0", "exchange": "0", "overrun": "0", "nazgul": "0"}))
+    assert result is None and "rout" in errors
+
+
+# --------------------------------------------------------------------------- search roll
+
+
+def test_search_api_two_dice_by_hand(client):
+    body = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=false&nazgul_present=true"
+                      "&in_mordor=false&rerolls=0").get_json()
+    # hope per die 1/3: (2/3)^2, 2(1/3)(2/3), (1/3)^2
+    assert body["hope_lost"] == approx([F(4, 9), F(4, 9), F(1, 9)])
+    assert body["expected_hope_lost"] == pytest.approx(float(F(2, 3)))
+    # recall per die 1/6: (5/6)^2, 2(1/6)(5/6), (1/6)^2
+    assert body["recall"] == approx([F(25, 36), F(10, 36), F(1, 36)])
+    assert body["expected_recall"] == pytest.approx(float(F(1, 3)))
+    assert body["dice"] == 2 and body["explanation"]
+
+
+def test_search_api_haven_and_mordor(client):
+    body = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=1&in_mordor=1").get_json()
+    # in a haven only weary costs hope: 1/6 per die
+    assert body["hope_lost"] == approx([F(25, 36), F(10, 36), F(1, 36)])
+    # in Mordor recall does nothing
+    assert body["recall"] == approx([1, 0, 0])
+
+
+def test_search_api_reroll(client):
+    body = client.get(f"/api/fotf/search?dice=1&{SEARCH_FACES}&rerolls=1").get_json()
+    # the die costs hope only if it shows hope and the reroll shows hope again: 1/3 x 1/3
+    assert body["hope_lost"] == approx([F(8, 9), F(1, 9)])
+    assert body["expected_rerolls_spent"] == pytest.approx(float(F(1, 3)))
+
+
+def test_search_api_boolean_words(client):
+    as_words = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=true").get_json()
+    as_digits = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=1").get_json()
+    assert as_words["hope_lost"] == as_digits["hope_lost"]
+    assert as_words["hope_lost"] == approx([F(25, 36), F(10, 36), F(1, 36)])
+
+
+def test_search_page_permalink_shows_the_numbers(client):
+    response = client.get(f"/fotf/calc/search?dice=2&{SEARCH_FACES}&in_haven=false&nazgul_present=true"
+                          "&nazgul=&in_mordor=false&rerolls=0")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    # expected hope lost 2/3; no hope lost 4/9 = 44.4%
+    assert "Expected hope lost 0.67; chance of losing no hope 44.4%." in html
+    assert "Chance of each amount of hope lost" in html
+
+
+def test_search_page_bad_value_is_shown_beside_the_field_and_kept(client):
+    response = client.get(f"/fotf/calc/search?dice=9&{SEARCH_FACES}")
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert 'id="e-dice"' in html and "Search dice: must be a whole number from 0 to 7" in html
+    assert 'name="dice" value="9"' in html
+    assert 'class="result"' not in html
+
+
+@pytest.mark.parametrize("query, message", [
+    ("dice=8", "dice: must be a whole number from 0 to 7"),
+    ("dice=two", "dice: must be a whole number from 0 to 7"),
+    ("dice=1&dice=2", "dice: give it only once"),
+    ("in_haven=maybe", "in_haven: must be true or false (also 1 or 0)"),
+    ("weary=-1", "weary: must be a whole number from 0 to 20"),
+    ("nazgul=2&nazgul_present=false", "nazgul: must be 0 when nazgul_present is false"),
+])
+def test_search_api_errors_name_the_parameter(client, query, message):
+    assert error_of(client, f"/api/fotf/search?{query}").startswith(message)
+
+
+# --------------------------------------------------------------------------- battle roll
+
+
+def test_battle_api_one_die_by_hand(client):
+    body = client.get(f"/api/fotf/battle?dice=1&{BATTLE_FACES}&friendly_troops=3&shadow_troops=3"
+                      "&in_haven=false&nazgul_present=true&rerolls=0").get_json()
+    # shadow troop lost on rout or exchange: 4/6
+    assert body["shadow_removed"] == approx([F(1, 3), F(2, 3)])
+    # friendly: none on rout (2/6), 1 on exchange or overrun (3/6), 2 on Nazgûl (1/6)
+    assert body["friendly_removed"] == approx([F(1, 3), F(1, 2), F(1, 6)])
+    assert body["expected_friendly_removed"] == pytest.approx(float(F(5, 6)))
+    assert body["haven_lost"] is None
+    assert body["dice"] == 1 and body["dice_from"] == "given"
+
+
+def test_battle_api_haven_lost(client):
+    body = client.get(f"/api/fotf/battle?dice=1&{BATTLE_FACES}&friendly_troops=1&shadow_troops=2"
+                      "&in_haven=true").get_json()
+    # only an exchange (2/6) takes the last friendly troop, and it leaves 1 shadow troop: haven falls 1/3
+    assert body["haven_lost"] == pytest.approx(float(F(1, 3)))
+    assert body["friendly_removed"] == approx([F(2, 3), F(1, 3)])
+
+
+@pytest.mark.parametrize("query, dice", [
+    ("initiator=attack&friendly_troops=5&shadow_troops=2", 3),  # 1 per friendly troop, at most 3
+    ("initiator=attack&friendly_troops=0&shadow_troops=2", 1),  # an attack rolls at least 1
+    ("initiator=shadow&friendly_troops=5&shadow_troops=2", 2),  # 1 per shadow troop
+    ("initiator=skies-darken&friendly_troops=1&shadow_troops=7", 3),
+])
+def test_battle_api_counts_the_dice_from_the_initiator(client, query, dice):
+    body = client.get(f"/api/fotf/battle?{query}&{BATTLE_FACES}").get_json()
+    assert body["dice"] == dice
+    assert body["dice_from"] == query.split("&")[0].split("=")[1]
+    assert sum(body["shadow_removed"]) == pytest.approx(1)
+
+
+def test_battle_page_permalink_and_bad_value(client):
+    ok = client.get(f"/fotf/calc/battle?dice=1&initiator=attack&{BATTLE_FACES}&friendly_troops=1&shadow_troops=2"
+                    "&in_haven=true&nazgul_present=false&rerolls=0")
+    assert ok.status_code == 200
+    assert "The haven falls 33.3%." in ok.get_data(as_text=True)
+    bad = client.get(f"/fotf/calc/battle?dice=&initiator=dragon&{BATTLE_FACES}")
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert 'id="e-initiator"' in html and "must be one of attack, shadow, skies-darken" in html
+
+
+@pytest.mark.parametrize("query, message", [
+    ("dice=4", "dice: must be a whole number from 1 to 3"),
+    ("initiator=dragon", "initiator: must be one of attack, shadow, skies-darken"),
+    ("shadow_troops=0", "shadow_troops: a battle needs at least 1 shadow troop"),
+    ("friendly_troops=x", "friendly_troops: must be a whole number from 0 to 99"),
+    ("rout=1&rout=2", "rout: give it only once"),
+])
+def test_battle_api_errors_name_the_parameter(client, query, message):
+    assert error_of(client, f"/api/fotf/battle?{query}").startswith(message)
+
+
+# --------------------------------------------------------------------------- the One Ring
+
+
+def test_ring_api_by_hand(client):
+    body = client.get(f"/api/fotf/ring?nazgul=1&shadow_troops=0&hope=2&hope_missing=1&{SEARCH_FACES}&rerolls=0").get_json()
+    # 1 + 0 + 1 = 2 dice, hope per die 1/3; win unless both cost hope: 1 - 1/9
+    assert body["dice"] == 2
+    assert body["win"] == pytest.approx(float(F(8, 9)))
+    assert body["hope_lost"] == approx([F(4, 9), F(4, 9), F(1, 9)])
+
+
+def test_ring_api_caps_the_dice_at_seven(client):
+    body = client.get(f"/api/fotf/ring?nazgul=5&shadow_troops=3&hope=8&hope_missing=2&{SEARCH_FACES}").get_json()
+    assert body["dice"] == 7
+    # with 8 hope, 7 dice can never take it all
+    assert body["win"] == pytest.approx(1)
+
+
+def test_ring_page_permalink_and_bad_value(client):
+    ok = client.get(f"/fotf/calc/ring?nazgul=1&shadow_troops=0&hope=2&hope_missing=1&{SEARCH_FACES}&rerolls=0")
+    assert ok.status_code == 200
+    assert "Chance to destroy the One Ring: 88.9% (2 search dice)." in ok.get_data(as_text=True)
+    bad = client.get(f"/fotf/calc/ring?nazgul=1&hope=0&{SEARCH_FACES}")
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert "Hope left: must be a whole number from 1 to 30" in html and 'name="hope" value="0"' in html
+
+
+@pytest.mark.parametrize("query, message", [
+    ("hope=0", "hope: must be a whole number from 1 to 30"),
+    ("nazgul=ten", "nazgul: must be a whole number from 0 to 9"),
+    ("rerolls=8", "rerolls: must be a whole number from 0 to 7"),
+    ("hope=3&hope=4", "hope: give it only once"),
+])
+def test_ring_api_errors_name_the_parameter(client, query, message):
+    assert error_of(client, f"/api/fotf/ring?{query}").startswith(message)

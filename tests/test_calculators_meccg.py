@@ -1,0 +1,360 @@
+"""Middle-earth CCG calculator pages and JSON endpoints: influence, faction, strike, corruption, council."""
+from fractions import Fraction as F
+from urllib.parse import urlencode
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from webapp.calculators import meccg, views
+
+
+def error_of(client, url):
+    response = client.get(url)
+    assert response.status_code == 400
+    return response.get_json()["error"]
+
+
+def test_every_meccg_spec_puts_each_field_in_one_fieldset():
+    for spec in meccg.SPECS:
+        grouped = [f.name for _, fields in spec.fieldsets() for f in fields]
+        assert sorted(grouped) == sorted(f.name for f in spec.fields)
+
+
+@pytest.mark.parametrize("url", ["/meccg/calc/influence", "/meccg/calc/faction", "/meccg/calc/strike",
+                                 "/meccg/calc/corruption", "/meccg/calc/council"])
+def test_pages_render_with_defaults(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'class="calc-form"' in html and 'class="result"' not in html
+
+
+# --------------------------------------------------------------------------- influence
+
+# your 2d6 minus theirs: P(difference = 0) = (1+4+9+16+25+36+25+16+9+4+1)/1296 = 146/1296, so
+# P(difference >= 1) = (1296 - 146) / 2 / 1296 = 575/1296; P(difference = 1) = 140/1296
+# (2+6+12+20+30+30+20+12+6+2), so P(difference >= 2) = 435/1296.
+
+
+def test_influence_api_character_by_hand(client):
+    body = client.get("/api/meccg/influence?kind=character&direct_influence=5&modifiers=0"
+                      "&opponent_general_influence=0&controller_direct_influence=0&mind=5&identical=false").get_json()
+    # 5 + roll - roll > 5 needs a difference of at least 1
+    assert body["probability"] == pytest.approx(float(F(575, 1296)))
+    assert body["need"] == 1 and body["base"] == 5 and body["target"] == 5
+    assert sum(body["distribution"].values()) == pytest.approx(1)
+
+
+def test_influence_api_controller_counts_only_for_controlled_cards(client):
+    follower = client.get("/api/meccg/influence?kind=follower&direct_influence=5&controller_direct_influence=2"
+                          "&opponent_general_influence=0&mind=3").get_json()
+    # 5 - 2 = 3 against mind 3: difference at least 1
+    assert follower["probability"] == pytest.approx(float(F(575, 1296)))
+    character = client.get("/api/meccg/influence?kind=character&direct_influence=5&controller_direct_influence=2"
+                           "&opponent_general_influence=0&mind=3").get_json()
+    # the 2 is left out: 5 against 3 needs a difference of at least -1 = 1 - P(difference >= 2)
+    assert character["probability"] == pytest.approx(float(1 - F(435, 1296)))
+
+
+def test_influence_api_item_needs_an_identical_card(client):
+    assert error_of(client, "/api/meccg/influence?kind=item").startswith(
+        "identical: an influence attempt on an item requires revealing an identical card")
+    body = client.get("/api/meccg/influence?kind=item&identical=true&direct_influence=0"
+                      "&opponent_general_influence=0&controller_direct_influence=0&mind=9").get_json()
+    # target drops to 0: difference at least 1
+    assert body["target"] == 0
+    assert body["probability"] == pytest.approx(float(F(575, 1296)))
+
+
+def test_influence_page_permalink_and_bad_value(client):
+    ok = client.get("/meccg/calc/influence?kind=character&direct_influence=5&modifiers=0&opponent_general_influence=0"
+                    "&controller_direct_influence=0&mind=5&identical=false")
+    assert ok.status_code == 200
+    # 575/1296 = 44.4%
+    assert "The attempt succeeds 44.4%." in ok.get_data(as_text=True)
+    bad = client.get("/meccg/calc/influence?kind=character&direct_influence=31")
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert 'id="e-direct_influence"' in html and "must be a whole number from 0 to 30" in html
+    assert 'name="direct_influence" value="31"' in html
+    item = client.get("/meccg/calc/influence?kind=item&identical=false")
+    assert item.status_code == 400
+    assert 'id="e-identical"' in item.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("query, message", [
+    ("kind=dragon", "kind: must be one of character, follower, faction, ally, item"),
+    ("mind=31", "mind: must be a whole number from 0 to 30"),
+    ("modifiers=plus2", "modifiers: must be a whole number from -20 to 20"),
+    ("mind=3&mind=4", "mind: give it only once"),
+    ("identical=perhaps", "identical: must be true or false"),
+])
+def test_influence_api_errors_name_the_parameter(client, query, message):
+    assert error_of(client, f"/api/meccg/influence?{query}").startswith(message)
+
+
+# --------------------------------------------------------------------------- faction
+
+
+def test_faction_api_by_hand(client):
+    body = client.get("/api/meccg/faction?direct_influence=3&modifiers=0&faction_number=9").get_json()
+    # 2d6 + 3 > 9 needs 7 or more: 6+5+4+3+2+1 = 21 of 36
+    assert body["probability"] == pytest.approx(float(F(21, 36)))
+    assert body["need"] == 7
+    sure = client.get("/api/meccg/faction?direct_influence=10&modifiers=0&faction_number=9").get_json()
+    assert sure["probability"] == 1
+
+
+def test_faction_page_permalink_and_bad_value(client):
+    ok = client.get("/meccg/calc/faction?direct_influence=3&modifiers=0&faction_number=9")
+    assert ok.status_code == 200
+    assert "The faction comes into play 58.3%." in ok.get_data(as_text=True)
+    bad = client.get("/meccg/calc/faction?direct_influence=3&modifiers=-21&faction_number=9")
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert "Modifiers: must be a whole number from -20 to 20" in html and 'value="-21"' in html
+
+
+@pytest.mark.parametrize("query, message", [
+    ("faction_number=31", "faction_number: must be a whole number from 0 to 30"),
+    ("direct_influence=x", "direct_influence: must be a whole number from 0 to 30"),
+    ("modifiers=1&modifiers=1", "modifiers: give it only once"),
+])
+def test_faction_api_errors_name_the_parameter(client, query, message):
+    assert error_of(client, f"/api/meccg/faction?{query}").startswith(message)
+
+
+# --------------------------------------------------------------------------- strike
+
+
+def test_strike_api_by_hand(client):
+    body = client.get("/api/meccg/strike?prowess=5&strike_prowess=8&tapped=false&wounded=false&stay_untapped=false"
+                      "&unused_strikes=0&support=0&resource_modifier=0&other_modifiers=0&body=8").get_json()
+    # 2d6 + 5 against 8: success on 4+ (33/36), ineffectual on 3 (2/36), failure on 2 (1/36)
+    assert body["success"] == pytest.approx(float(F(33, 36)))
+    assert body["ineffectual"] == pytest.approx(float(F(2, 36)))
+    assert body["failure"] == pytest.approx(float(F(1, 36)))
+    # body check fails on more than 8: 4+3+2+1 = 10 of 36; eliminated 1/36 x 10/36
+    assert body["body_check_fail"] == pytest.approx(float(F(10, 36)))
+    assert body["character_eliminated"] == pytest.approx(float(F(10, 1296)))
+    assert body["creature_defeated"] is None
+    assert body["modified_prowess"] == 5 and body["need"] == 4
+
+
+def test_strike_api_wounded_character(client):
+    body = client.get("/api/meccg/strike?prowess=5&strike_prowess=8&wounded=true&body=8&creature_body=9").get_json()
+    # prowess 5 - 2 = 3: success on 6+ (26/36), ineffectual on 5 (4/36), failure on 4 or less (6/36)
+    assert body["modified_prowess"] == 3
+    assert body["success"] == pytest.approx(float(F(26, 36)))
+    assert body["failure"] == pytest.approx(float(F(6, 36)))
+    # already wounded: +1 on the body check, so more than 7 fails: 15/36
+    assert body["body_check_fail"] == pytest.approx(float(F(15, 36)))
+    assert body["character_eliminated"] == pytest.approx(float(F(6, 36) * F(15, 36)))
+    # creature's body 9: more than 9 is 6/36; defeated 26/36 x 6/36
+    assert body["creature_defeated"] == pytest.approx(float(F(26, 36) * F(6, 36)))
+
+
+def test_strike_api_without_body_leaves_the_checks_out(client):
+    body = client.get("/api/meccg/strike?prowess=5&strike_prowess=8").get_json()
+    assert body["body_check_fail"] is None and body["character_eliminated"] is None
+    assert body["success"] + body["ineffectual"] + body["failure"] == pytest.approx(1)
+
+
+def test_strike_page_permalink_and_bad_value(client):
+    ok = client.get("/meccg/calc/strike?prowess=5&strike_prowess=8&tapped=false&wounded=false&stay_untapped=false"
+                    "&unused_strikes=0&support=0&resource_modifier=0&other_modifiers=0&body=8&creature_body=")
+    assert ok.status_code == 200
+    html = ok.get_data(as_text=True)
+    # 33/36 = 91.7%, 2/36 = 5.6%, 1/36 = 2.8%; eliminated 10/1296 = 0.8%
+    assert "Success 91.7%, ineffectual 5.6%, failure 2.8%. The character is eliminated 0.8%." in html
+    bad = client.get("/meccg/calc/strike?prowess=5&strike_prowess=8&tapped=true&stay_untapped=true")
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert 'id="e-stay_untapped"' in html and "only an untapped character can choose to remain untapped" in html
+
+
+@pytest.mark.parametrize("query, message", [
+    ("prowess=21", "prowess: must be a whole number from -20 to 20"),
+    ("strike_prowess=big", "strike_prowess: must be a whole number from -20 to 30"),
+    ("body=21", "body: must be a whole number from 0 to 20 (or blank)"),
+    ("tapped=true&stay_untapped=true", "stay_untapped: only an untapped character"),
+    ("support=1&support=2", "support: give it only once"),
+])
+def test_strike_api_errors_name_the_parameter(client, query, message):
+    assert error_of(client, f"/api/meccg/strike?{query}").startswith(message)
+
+
+# --------------------------------------------------------------------------- corruption
+
+
+def test_corruption_api_by_hand(client):
+    body = client.get("/api/meccg/corruption?corruption=7&modifier=0").get_json()
+    # more than 7 passes: 5+4+3+2+1 = 15/36; 6 or 7 discards: 5+6 = 11/36; the rest eliminates: 10/36
+    assert body["pass"] == pytest.approx(float(F(15, 36)))
+    assert body["discard"] == pytest.approx(float(F(11, 36)))
+    assert body["eliminate"] == pytest.approx(float(F(10, 36)))
+    assert body["removal"] is None
+
+
+def test_corruption_api_support(client):
+    body = client.get("/api/meccg/corruption?corruption=7&modifier=0&support=1").get_json()
+    # +1: more than 6 passes (21/36), 5 or 6 discards (4+5 = 9/36), 4 or less eliminates (6/36)
+    assert body["pass"] == pytest.approx(float(F(21, 36)))
+    assert body["discard"] == pytest.approx(float(F(9, 36)))
+    assert body["eliminate"] == pytest.approx(float(F(6, 36)))
+
+
+@pytest.mark.parametrize("query, probability, lowest", [
+    ("removal_need=6", F(21, 36), 7),  # more than 6
+    ("removal_need=6&stay_untapped=true", F(6, 36), 10),  # -3: more than 9 = 3+2+1
+    ("removal_need=6&removal_comparison=at-least", F(26, 36), 6),  # 6 or more
+    ("removal_need=6&removal_modifier=2", F(30, 36), 5),  # +2: 5 or more
+])
+def test_corruption_api_removal_roll(client, query, probability, lowest):
+    body = client.get(f"/api/meccg/corruption?corruption=7&{query}").get_json()
+    assert body["removal"]["probability"] == pytest.approx(float(probability))
+    assert body["removal"]["lowest_roll"] == lowest
+    # the check itself is unchanged by the removal fields
+    assert body["pass"] == pytest.approx(float(F(15, 36)))
+
+
+def test_corruption_page_permalink_and_bad_value(client):
+    ok = client.get("/meccg/calc/corruption?corruption=7&modifier=0&support=0&removal_need=6&removal_modifier=0"
+                    "&stay_untapped=false&removal_comparison=greater")
+    assert ok.status_code == 200
+    html = ok.get_data(as_text=True)
+    # 15/36 = 41.7%, 11/36 = 30.6%, 10/36 = 27.8%; removal 21/36 = 58.3%
+    assert "Passes 41.7%, discarded 30.6%, eliminated 27.8%. The corruption card is removed 58.3%." in html
+    assert "Removal roll" in html
+    bad = client.get("/meccg/calc/corruption?corruption=seven")
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert "Corruption points: must be a whole number from 0 to 30" in html and 'value="seven"' in html
+
+
+@pytest.mark.parametrize("query, message", [
+    ("corruption=31", "corruption: must be a whole number from 0 to 30"),
+    ("corruption=x", "corruption: must be a whole number from 0 to 30"),
+    ("removal_comparison=equal", "removal_comparison: must be one of greater, at-least"),
+    ("corruption=1&corruption=2", "corruption: give it only once"),
+])
+def test_corruption_api_errors_name_the_parameter(client, query, message):
+    assert error_of(client, f"/api/meccg/corruption?{query}").startswith(message)
+
+
+# --------------------------------------------------------------------------- The Free Council
+
+# P1 character 5, item 3; P2 character 4. P1's item doubles (P2 has none): 5 + 6 = 11, and no kind is
+# over half (5 <= 6 + 1, 6 <= 5 + 1). P2's character 4 is the only kind: with nothing else it may give
+# at most 0 + 1 (half rounded up), so P2 ends with 1. Exact half: P1's item 6 > 5 drops to 5 (total 10)
+# and P2's character drops to 0.
+COUNCIL = {"players": [{"character": 5, "item": 3}, {"character": 4}]}
+
+
+def council_query(p1, p2, **extra):
+    args = {}
+    for number, player in ((1, p1), (2, p2)):
+        for name in meccg.PLAYER_KEYS:
+            value = player.get(name, False if name == "avatar_eliminated" else 0)
+            args[f"p{number}_{name}"] = str(value).lower() if isinstance(value, bool) else str(value)
+        args[f"p{number}_deck_exhaustions"] = ""
+    args["ruleset"] = "seed"
+    args.update(extra)
+    return urlencode(args)
+
+
+def test_council_api_by_hand(client):
+    response = client.post("/api/meccg/council", json=COUNCIL)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert [p["total"] for p in body["players"]] == [11, 1]
+    assert body["players"][0]["sources"] == {"character": 5, "item": 6, "faction": 0, "ally": 0, "kill": 0, "misc": 0}
+    assert body["players"][1]["sources"]["character"] == 1
+    assert body["winner"] == 0
+    steps = [s["step"] for s in body["players"][1]["steps"]]
+    assert steps == ["sources", "dead characters", "imprisoned characters", "doubling", "half rule", "avatar",
+                     "duplicates"]
+    half = body["players"][1]["steps"][4]
+    assert half["before"]["character"] == 4 and half["after"]["character"] == 1
+
+
+def test_council_api_exact_half_ruleset(client):
+    body = client.post("/api/meccg/council", json={**COUNCIL, "ruleset": "council-of-elrond"}).get_json()
+    assert [p["total"] for p in body["players"]] == [10, 0]
+
+
+def test_council_api_penalties_and_tie(client):
+    body = client.post("/api/meccg/council", json={"players": [
+        {"character": 3, "item": 3, "avatar_eliminated": True},
+        {"character": 3, "item": 3, "duplicates_revealed_by_opponent": 2, "dead_character_points": 2},
+    ]}).get_json()
+    # P1: 3 + 3 - 5 = 1. P2: character 3 - 2 = 1, item 3 cut to 1 + 1 = 2, so 3, less 2 duplicates = 1
+    assert [p["total"] for p in body["players"]] == [1, 1]
+    assert body["winner"] is None
+
+
+@pytest.mark.parametrize("body, message", [
+    ([1, 2], "body: must be a JSON object"),
+    ({}, "players: required"),
+    ({**COUNCIL, "round": 3}, "round: not a field of this request"),
+    ({"players": [{}]}, "players: a list of exactly two players"),
+    ({"players": [{}, {}, {}]}, "players: a list of exactly two players"),
+    ({"players": {"a": {}, "b": {}}}, "players: a list of exactly two players"),
+    ({"players": [{}, {"item": "3"}]}, "players[1].item: a whole number from -100 to 100"),
+    ({"players": [{}, {"item": 101}]}, "players[1].item: a whole number from -100 to 100"),
+    ({"players": [{"item": True}, {}]}, "players[0].item: a whole number from -100 to 100"),
+    ({"players": [{"item": 2.5}, {}]}, "players[0].item: a whole number from -100 to 100"),
+    ({"players": [{"avatar_eliminated": 1}, {}]}, "players[0].avatar_eliminated: true or false"),
+    ({"players": [{}, {"gold": 1}]}, "players[1].gold: not a Free Council entry"),
+    ({"players": [{}, 5]}, "players[1]: a mapping of marshalling point entries"),
+    ({**COUNCIL, "ruleset": "house"}, "ruleset: one of seed, council-of-elrond"),
+])
+def test_council_api_errors_name_the_field(client, body, message):
+    response = client.post("/api/meccg/council", json=body)
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith(message)
+
+
+def test_council_api_refuses_a_body_that_is_not_json(client):
+    response = client.post("/api/meccg/council", data="players=2", content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith("body: must be a JSON object")
+    plain = client.post("/api/meccg/council", data="{}", content_type="text/plain")
+    assert plain.status_code == 400
+
+
+def test_council_page_shows_every_step_for_both_players(client):
+    response = client.get("/meccg/calc/council?" + council_query(*COUNCIL["players"]))
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Player 1 wins, 11 marshalling points to 1." in html
+    assert "<td>11 (winner)</td><td>1</td>" in html
+    for step in ("sources", "dead characters", "imprisoned characters", "doubling", "half rule", "avatar",
+                 "duplicates"):
+        assert f'<th scope="row" rowspan="2">{step}</th>' in html
+    # P2's half rule row: before character 4, after character 1
+    assert "character 4, item 0, faction 0, ally 0, kill 0, misc 0</td><td>character 1, item 0" in html
+
+
+def test_council_page_bad_value_beside_its_field(client):
+    query = council_query(*COUNCIL["players"], p2_item="abc")
+    response = client.get("/meccg/calc/council?" + query)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert 'id="e-p2_item"' in html and "Item points: must be a whole number from -100 to 100" in html
+    assert 'name="p2_item" value="abc"' in html
+
+
+def test_council_page_says_who_may_call_the_council(client):
+    p1 = {"character": 20, "item": 6}  # 26 points counted for calling
+    p2 = {"character": 10}
+    html = client.get("/meccg/calc/council?" + council_query(p1, p2, p1_deck_exhaustions="1",
+                                                              p2_deck_exhaustions="0")).get_data(as_text=True)
+    assert "May the Council be called?" in html
+    assert "<td>26</td><td>10</td>" in html
+    assert "You have exhausted your play deck once and have 26 marshalling points, at least 25." in html
+    assert "Your play deck has not been exhausted yet." in html
+    values, errors, raw, result = views.run(meccg.COUNCIL_SPEC, MultiDict(
+        [("p1_deck_exhaustions", "1"), ("p2_deck_exhaustions", "")]))
+    assert result is None
+    assert errors == {"p2_deck_exhaustions": "give it for both players, or for neither"}

@@ -1,0 +1,146 @@
+"""Every page renders from the real content; errors are pages or JSON, never tracebacks."""
+import re
+
+import pytest
+
+from webapp.content import GAME_IDS, load_library
+from conftest import CONTENT
+
+LIBRARY = load_library(CONTENT)
+SECTION_URLS = [section.url for game in LIBRARY.games.values() for section in game.sections.values()]
+
+
+def test_home_lists_every_game_and_a_search_box(client):
+    html = client.get("/").get_data(as_text=True)
+    for game in LIBRARY.games.values():
+        assert f'href="{game.url}"' in html
+    assert 'name="q"' in html and 'role="search"' in html
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_game_overview_links_sections_checklist_print_and_calculators(client, game_id):
+    response = client.get(f"/{game_id}/")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    game = LIBRARY.games[game_id]
+    for section in game.sections.values():
+        assert f'href="{section.url}"' in html
+    assert f'href="/{game_id}/turn"' in html and f'href="/{game_id}/print"' in html
+    for calc_id in game.calculators():
+        assert f"/{game_id}/calc/" in html or calc_id.split("-")[0] != game_id
+
+
+@pytest.mark.parametrize("url", SECTION_URLS)
+def test_section_page_has_an_anchor_for_every_entry(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    game_id, section_id = url.strip("/").split("/")
+    section = LIBRARY.games[game_id].sections[section_id]
+    for entry in section.walk():
+        assert f'id="{entry.id}"' in html, entry.id
+    assert 'aria-label="Breadcrumb"' in html
+
+
+def test_cross_references_render_as_links(client):
+    game = LIBRARY.games["meq"]
+    linked = [e for s in game.sections.values() for e in s.walk() if e.see]
+    assert linked
+    entry = linked[0]
+    html = client.get(f"/meq/{entry.section}").get_data(as_text=True)
+    for ref in entry.see:
+        assert f'href="{ref.url}"' in html
+
+
+def test_rules_link_to_their_calculators(client):
+    html = client.get("/wotr/combat-dice").get_data(as_text=True)
+    assert 'href="/wotr/calc/roll"' in html
+
+
+def test_search_page_shows_hits_with_deep_links(client):
+    html = client.get("/search?q=leader+reroll&game=wotr").get_data(as_text=True)
+    assert 'href="/wotr/combat-dice#leader-reroll"' in html
+
+
+def test_search_page_with_unknown_game_says_so(client):
+    response = client.get("/search?q=hope&game=narnia")
+    assert response.status_code == 200
+    assert "Unknown game" in response.get_data(as_text=True)
+
+
+def test_search_page_escapes_the_query(client):
+    html = client.get("/search", query_string={"q": "<script>alert(1)</script>"}).get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;" in html
+
+
+@pytest.mark.parametrize("url", ["/narnia/", "/wotr/no-such-section", "/nothing/here/at/all", "/wotr/../../etc/passwd"])
+def test_unknown_pages_are_404_pages(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_healthz(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.get_json() == {"status": "ok"}
+
+
+def test_api_search_shape(client):
+    body = client.get("/api/search?q=corruption+check&game=meccg&limit=5").get_json()
+    assert set(body) == {"query", "total", "results", "suggestion"}
+    assert 1 <= len(body["results"]) <= 5
+    hit = body["results"][0]
+    assert set(hit) >= {"id", "game", "section", "title", "url", "snippet"}
+    assert hit["game"] == "meccg" and hit["url"].startswith("/meccg/")
+
+
+@pytest.mark.parametrize("query, parameter", [
+    ("", "q"), ("q=", "q"), ("q=%20", "q"), ("q=hope&game=narnia", "game"), ("q=hope&limit=0", "limit"),
+    ("q=hope&limit=51", "limit"), ("q=hope&limit=ten", "limit"),
+])
+def test_api_search_bad_parameters_are_400_naming_the_parameter(client, query, parameter):
+    response = client.get(f"/api/search?{query}")
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith(f"{parameter}:")
+
+
+@pytest.mark.parametrize("method, url", [("GET", "/api/nothing"), ("POST", "/api/nothing"), ("GET", "/api/wotr/nothing")])
+def test_unknown_api_paths_are_json_404(client, method, url):
+    response = client.open(url, method=method)
+    assert response.status_code == 404
+    assert response.get_json() == {"error": "Not Found"}
+
+
+def test_wrong_method_on_api_is_json_405(client):
+    response = client.post("/api/search?q=hope")
+    assert response.status_code == 405
+    assert "error" in response.get_json()
+
+
+@pytest.mark.parametrize("url", ["/", "/wotr/combat-round", "/api/search?q=hope", "/nope", "/api/nope", "/static/style.css"])
+def test_security_headers_on_every_response(client, url):
+    with client.get(url) as response:
+        headers = response.headers
+        csp = headers["Content-Security-Policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert "unsafe-inline" not in csp
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"]
+
+
+def test_pages_have_no_inline_script_or_style(client):
+    for url in ["/", "/wotr/", "/wotr/combat-round", "/meccg/turn", "/fotf/print", "/wotr/calc/battle", "/search?q=hope"]:
+        html = client.get(url).get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
+        assert "<style" not in html and " style=" not in html, url
+
+
+def test_static_assets_are_fingerprinted_and_cached_long(client):
+    html = client.get("/").get_data(as_text=True)
+    match = re.search(r'href="(/static/style\.css\?v=[0-9a-f]+)"', html)
+    assert match
+    with client.get(match.group(1)) as asset:
+        assert asset.status_code == 200 and "immutable" in asset.headers["Cache-Control"]
+    assert client.get("/").headers["Cache-Control"] == "no-cache"

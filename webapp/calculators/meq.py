@@ -1,0 +1,63 @@
+"""Middle-earth Quest: which side is dominant on the Story Track, and what follows from it."""
+from ..engines import meq_dominance
+from .fields import Field
+from .spec import CalculatorSpec
+
+SPACES = dict(minimum=0, maximum=meq_dominance.MAX_SPACES)
+DOMINANT = {"heroes": "The heroes are dominant", "sauron": "Sauron is dominant", "none": "Neither side is dominant"}
+EVENT = {
+    "lowest": "Sauron draws 3 event cards and resolves the one with the lowest priority",
+    "highest": "Sauron draws 3 event cards and resolves the one with the highest priority",
+    "draw-one": "Sauron draws 1 event card and resolves it",
+}
+
+
+def ringwraiths_text(modifier):
+    if modifier > 0:
+        return f"+{modifier} health and +{modifier} fortitude"
+    if modifier < 0:
+        return f"{modifier} health and {modifier} fortitude"
+    return "no change"
+
+
+def compute(v):
+    result = meq_dominance.dominance(v["hero_to_finale"], v["sauron_to_finale"], v["sauron_to_shadow_falls"],
+                                     first_turn=v["first_turn"])
+    result["dominant_text"] = DOMINANT[result["dominant"]]
+    result["event_text"] = EVENT[result["event"]]
+    result["ringwraiths_text"] = ringwraiths_text(result["ringwraiths_modifier"])
+    result["summary"] = (f"{result['dominant_text']}: heroes {result['heroes']}, Sauron {result['sauron']} "
+                         f"(lower is dominant).")
+    return result
+
+
+def to_json(v, r):
+    keys = ("heroes", "sauron", "dominant", "event", "ringwraiths_modifier", "sauron_closest_to_finale",
+            "sauron_to_shadow_falls_total", "finale_begins")
+    return {**{key: r[key] for key in keys}, "explanation": r["steps"]}
+
+
+DOMINANCE = CalculatorSpec(
+    id="meq-dominance",
+    fields=(
+        Field("hero_to_finale", "Heroes' marker: spaces to the Finale", default=8,
+              help="Count the spaces from the heroes' story marker to the Finale space.", **SPACES),
+        Field("sauron_to_finale", "Sauron's markers: spaces to the Finale", kind="int_list", count=3,
+              default=(10, 12, 14), help="One number per Sauron story marker, e.g. 10,12,14.", **SPACES),
+        Field("sauron_to_shadow_falls", "Sauron's markers: spaces still to The Shadow Falls", kind="int_list",
+              count=3, default=(3, 4, 5),
+              help="One number per Sauron story marker; 0 for a marker on or past The Shadow Falls.", **SPACES),
+        Field("first_turn", "First Sauron turn of the game", kind="bool", default=False),
+    ),
+    compute=compute,
+    to_json=to_json,
+    template="calc/meq_dominance.html",
+    method="The heroes' count is their marker's distance to the Finale; Sauron's is the smaller of his closest "
+           "marker's distance to the Finale and the spaces his three markers still need, added together, to "
+           "reach The Shadow Falls. The lower count is dominant; equal counts mean neither side is. Nothing "
+           "is random, so the result is exact.",
+    api_path="/api/meq/dominance",
+    api_summary="Which side is dominant, the Event step it brings, and the Ringwraiths' Finale modifier",
+)
+
+SPECS = (DOMINANCE,)

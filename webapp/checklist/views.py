@@ -1,0 +1,36 @@
+from flask import abort, render_template, request
+
+from ..content import GAME_IDS
+from ..content_store import get_game_or_404, get_library
+from . import bp
+from .model import checklist_version, phases
+
+
+@bp.route("/<game:game_id>/turn")
+def turn(game_id):
+    game = get_game_or_404(game_id)
+    return render_template("turn.html", game=game, phases=phases(game), version=checklist_version(game))
+
+
+def sheet(game):
+    library = get_library()
+    extras = [game.lookup(ref_id) for ref_id in game.print_ids]
+    return {"game": game, "phases": phases(game), "extras": extras, "sections": game.sections, "library": library}
+
+
+@bp.route("/<game:game_id>/print")
+def print_sheet(game_id):
+    game = get_game_or_404(game_id)
+    return render_template("print.html", sheets=[sheet(game)], title=f"{game.short_title}: reference sheet")
+
+
+@bp.route("/print")
+def print_combined():
+    """Several games' sheets in one document: /print?games=wotr,meccg (default: all)."""
+    raw = request.args.get("games", "")
+    wanted = [g.strip() for g in raw.split(",") if g.strip()] or list(GAME_IDS)
+    unknown = [g for g in wanted if g not in GAME_IDS]
+    if unknown or len(wanted) != len(set(wanted)):
+        abort(400, description=f"games: a comma-separated list of distinct game ids from {', '.join(GAME_IDS)}")
+    games = [get_game_or_404(g) for g in wanted]
+    return render_template("print.html", sheets=[sheet(g) for g in games], title="Reference sheets")
