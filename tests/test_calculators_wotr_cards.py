@@ -1,0 +1,234 @@
+"""War of the Ring: The Card Game calculators: the combat page, its two JSON endpoints, the Victory Check."""
+from urllib.parse import urlencode
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from webapp.calculators import views, wotr_cards
+
+PATH_URL = "/api/wotr-cards/path-combat"
+BATTLEGROUND_URL = "/api/wotr-cards/battleground-combat"
+VICTORY_URL = "/api/wotr-cards/victory"
+
+# Shadow attackers: an army (2 attack), a character of the same faction (1 attack, 2 leadership), a character
+# of another faction with no army (3 leadership). Attack 2 + 1 + 2 = 5 (the 3 do not count); the battleground
+# cancels 1, the defenders 2 + 1 = 3 more, so 1 attack is left and the attackers win.
+BATTLEGROUND = {
+    "owner": "free-peoples",
+    "attackers": [{"attack": 2, "leadership": 0, "faction": "orcs", "is_army": True},
+                  {"attack": 1, "leadership": 2, "faction": "orcs"},
+                  {"attack": 0, "leadership": 3, "faction": "men"}],
+    "battleground_defence": 1,
+    "defenders": [2, 1],
+    "points": 3,
+}
+PATH = {"shadow_attack_icons": 5, "path_defence": 1, "defenders": [2, {"defence": 1, "items": [1]}, 3],
+        "path_points": 2}
+
+
+def post_error(client, url, body):
+    response = client.post(url, json=body)
+    assert response.status_code == 400
+    return response.get_json()["error"]
+
+
+def combat_query(**changes):
+    args = {"combat": "path", "order": "given", "defenders": "2,1", "defender_items": "",
+            "shadow_attack_icons": "4", "path_defence": "1", "path_points": "2", "owner": "free-peoples",
+            "attackers_attack": "2,1,0", "attackers_leadership": "0,2,3", "attackers_faction": "1,1,2",
+            "attackers_army": "1,0,0", "battleground_defence": "1", "reactivated": "false", "points": "3"}
+    args.update(changes)
+    return urlencode(args)
+
+
+def test_every_spec_puts_each_field_in_one_fieldset():
+    for spec in wotr_cards.SPECS:
+        grouped = [f.name for _, fields in spec.fieldsets() for f in fields]
+        assert sorted(grouped) == sorted(f.name for f in spec.fields)
+
+
+@pytest.mark.parametrize("url", ["/wotr-cards/calc/combat", "/wotr-cards/calc/victory"])
+def test_pages_render_with_defaults(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'class="calc-form"' in html and 'class="result"' not in html
+
+
+def test_combat_page_lists_both_endpoints_and_openapi_describes_them(client):
+    html = client.get("/wotr-cards/calc/combat").get_data(as_text=True)
+    assert f"<code>POST {PATH_URL}</code>" in html and f"<code>POST {BATTLEGROUND_URL}</code>" in html
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    path_op, battleground_op = paths[PATH_URL]["post"], paths[BATTLEGROUND_URL]["post"]
+    assert path_op["operationId"] != battleground_op["operationId"]
+    assert path_op["requestBody"]["content"]["application/json"]["schema"] == wotr_cards.PATH_SCHEMA
+    schema = battleground_op["requestBody"]["content"]["application/json"]["schema"]
+    assert schema["additionalProperties"] is False and "attackers" in schema["required"]
+
+
+# --------------------------------------------------------------------------- path combat
+
+
+def test_path_combat_api_by_hand(client):
+    response = client.post(PATH_URL, json=PATH)
+    assert response.status_code == 200
+    body = response.get_json()
+    # 5 attacks - 1 for the path = 4; card 0 cancels 2, card 1 (1 + an item's 1) cancels 2; card 2 is cycled
+    assert body["attack"] == 5 and body["cancelled_by_path"] == 1
+    assert body["eliminated"] == [0, 1] and body["cycled"] == [2]
+    assert (body["winner"], body["free_peoples_points"], body["shadow_corruption"]) == ("free-peoples", 2, 0)
+    assert body["explanation"]
+
+
+def test_path_combat_api_fewest_losses_and_a_shadow_win(client):
+    body = client.post(PATH_URL, json={**PATH, "order": "fewest-losses"}).get_json()
+    # most icons first: card 2 (3) cancels 3, card 0 (2) the last 1; card 1 survives
+    assert body["order"] == [2, 0, 1] and body["eliminated"] == [2, 0] and body["cycled"] == [1]
+    shadow = client.post(PATH_URL, json={"shadow_attack_icons": 6, "path_defence": 0, "defenders": [1, 1]}).get_json()
+    # 6 - 1 - 1 = 4 attacks left: 4 corruption, no points for the Free Peoples
+    assert (shadow["winner"], shadow["uncancelled"], shadow["shadow_corruption"]) == ("shadow", 4, 4)
+
+
+@pytest.mark.parametrize("body, message", [
+    ([PATH], "body: must be a JSON object"),
+    ({"path_defence": 1, "defenders": []}, "shadow_attack_icons: required"),
+    ({**PATH, "ring": 1}, "ring: not a field of this request"),
+    ({**PATH, "shadow_attack_icons": "5"}, "shadow_attack_icons: a whole number from 0 to 99"),
+    ({**PATH, "shadow_attack_icons": True}, "shadow_attack_icons: a whole number from 0 to 99"),
+    ({**PATH, "path_defence": 100}, "path_defence: a whole number from 0 to 99"),
+    ({**PATH, "defenders": 3}, "defenders: a list of defence icon counts"),
+    ({**PATH, "defenders": [1, "2"]}, "defenders: a whole number from 0 to 99"),
+    ({**PATH, "order": "random"}, "order: given or fewest-losses"),
+])
+def test_path_combat_api_errors_name_the_field(client, body, message):
+    assert post_error(client, PATH_URL, body).startswith(message)
+
+
+def test_combat_endpoints_refuse_a_body_that_is_not_json(client):
+    for url in (PATH_URL, BATTLEGROUND_URL, VICTORY_URL):
+        response = client.post(url, data="{not json", content_type="application/json")
+        assert response.status_code == 400
+        assert response.get_json()["error"].startswith("body: must be a JSON object")
+
+
+# --------------------------------------------------------------------------- battleground combat
+
+
+def test_battleground_combat_api_by_hand(client):
+    response = client.post(BATTLEGROUND_URL, json=BATTLEGROUND)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert (body["attack_icons"], body["leadership_counted"], body["leadership_ignored"]) == (3, 2, 3)
+    assert body["attack"] == 5 and body["cancelled_by_battleground"] == 1
+    assert body["eliminated"] == [0, 1] and body["uncancelled"] == 1
+    assert (body["winner"], body["winning_team"], body["shadow_points"], body["free_peoples_points"]) == (
+        "attackers", "shadow", 3, 0)
+    assert body["attackers_eliminated"] == [0, 1, 2]
+
+
+def test_battleground_combat_api_reactivated_and_defended(client):
+    reactivated = client.post(BATTLEGROUND_URL, json={**BATTLEGROUND, "reactivated": True}).get_json()
+    # the battleground's 1 defence is ignored: 5 - 3 = 2 left
+    assert reactivated["cancelled_by_battleground"] == 0 and reactivated["uncancelled"] == 2
+    held = client.post(BATTLEGROUND_URL, json={**BATTLEGROUND, "defenders": [2, 2]}).get_json()
+    # 5 - 1 - 4 = 0: the Free Peoples keep their battleground and score its 3 points
+    assert (held["winner"], held["winning_team"], held["free_peoples_points"]) == ("defenders", "free-peoples", 3)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("attackers", "body: must be a JSON object"),
+    ({k: v for k, v in BATTLEGROUND.items() if k != "owner"}, "owner: required"),
+    ({**BATTLEGROUND, "path_points": 2}, "path_points: not a field of this request"),
+    ({**BATTLEGROUND, "owner": "mordor"}, "owner: free-peoples or shadow"),
+    ({**BATTLEGROUND, "attackers": [{"leadership": 1}]}, "attackers: each card is a mapping with at least attack"),
+    ({**BATTLEGROUND, "attackers": [{"attack": 1, "is_army": 1}]}, "attackers: is_army must be true or false"),
+    ({**BATTLEGROUND, "reactivated": "yes"}, "reactivated: true or false"),
+    ({**BATTLEGROUND, "points": -1}, "points: a whole number from 0 to 99"),
+])
+def test_battleground_combat_api_errors_name_the_field(client, body, message):
+    assert post_error(client, BATTLEGROUND_URL, body).startswith(message)
+
+
+# --------------------------------------------------------------------------- the combat page
+
+
+def test_combat_page_path_permalink(client):
+    response = client.get("/wotr-cards/calc/combat?" + combat_query(defenders="2,1,3", defender_items="0,1,0",
+                                                                     shadow_attack_icons="5"))
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    # the same fight as test_path_combat_api_by_hand, typed as lists
+    assert "The Free Peoples win the path and score 2." in html
+    assert "<th scope=\"row\">Defending cards eliminated</th><td>0, 1</td>" in html
+    assert "<th scope=\"row\">Defending cards cycled</th><td>2</td>" in html
+
+
+def test_combat_page_battleground_permalink(client):
+    response = client.get("/wotr-cards/calc/combat?" + combat_query(combat="battleground"))
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    # the same fight as test_battleground_combat_api_by_hand; factions typed as numbers
+    assert "The Shadow wins the battleground, worth 3." in html
+    assert "5 (3 attack icons + 2 leadership; 3 leadership not counted)" in html
+
+
+def test_combat_page_bad_value_beside_the_field_and_kept(client):
+    response = client.get("/wotr-cards/calc/combat?" + combat_query(defender_items="1"))
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert 'id="e-defender_items"' in html
+    assert "one number per defending card (2 cards, 1 numbers given)" in html
+    assert 'name="defender_items" value="1"' in html
+    army = client.get("/wotr-cards/calc/combat?" + combat_query(attackers_army="2,0,0"))
+    assert army.status_code == 400
+    assert "must be whole numbers from 0 to 1, separated by commas (or blank)" in army.get_data(as_text=True)
+
+
+def test_combat_page_blank_defenders_means_no_cards():
+    values, errors, raw, result = views.run(wotr_cards.COMBAT, MultiDict(
+        {"combat": "path", "shadow_attack_icons": "3", "path_defence": "1", "defenders": ""}))
+    assert errors == {}
+    assert (result["eliminated"], result["uncancelled"], result["shadow_corruption"]) == ([], 2, 2)
+
+
+# --------------------------------------------------------------------------- victory check
+
+
+def test_victory_api_by_hand(client):
+    won = client.post(VICTORY_URL, json={"free_peoples_points": 12, "shadow_points": 0, "shadow_corruption": 2})
+    assert won.status_code == 200
+    body = won.get_json()
+    # Shadow 0 + 2 corruption = 2; lead 12 - 2 = 10, enough to win
+    assert (body["free_peoples"], body["shadow"], body["lead"], body["winner"]) == (12, 2, 10, "free-peoples")
+    close = client.post(VICTORY_URL, json={"free_peoples_points": 12, "shadow_points": 0, "shadow_corruption": 3})
+    # lead 9: the Free Peoples lead but nobody wins
+    assert (close.get_json()["leader"], close.get_json()["winner"]) == ("free-peoples", None)
+    no_corruption = client.post(VICTORY_URL, json={"free_peoples_points": 0, "shadow_points": 10}).get_json()
+    assert (no_corruption["shadow"], no_corruption["winner"]) == (10, "shadow")
+
+
+@pytest.mark.parametrize("body, message", [
+    (None, "body: must be a JSON object"),
+    ([12, 2], "body: must be a JSON object"),
+    ({"free_peoples_points": 12}, "shadow_points: required"),
+    ({"free_peoples_points": 12, "shadow_points": 0, "bonus": 1}, "bonus: not a field of this request"),
+    ({"free_peoples_points": "12", "shadow_points": 0}, "free_peoples_points: a whole number from 0 to 999"),
+    ({"free_peoples_points": 12, "shadow_points": False}, "shadow_points: a whole number from 0 to 999"),
+    ({"free_peoples_points": 12, "shadow_points": 0, "shadow_corruption": 1000},
+     "shadow_corruption: a whole number from 0 to 999"),
+])
+def test_victory_api_errors_name_the_field(client, body, message):
+    assert post_error(client, VICTORY_URL, body).startswith(message)
+
+
+def test_victory_page_permalink_and_bad_value(client):
+    ok = client.get("/wotr-cards/calc/victory?free_peoples_points=12&shadow_points=0&shadow_corruption=3")
+    assert ok.status_code == 200
+    assert "The Free Peoples lead by 9; the game goes on." in ok.get_data(as_text=True)
+    won = client.get("/wotr-cards/calc/victory?free_peoples_points=1&shadow_points=8&shadow_corruption=3")
+    assert "The Shadow wins the game." in won.get_data(as_text=True)
+    bad = client.get("/wotr-cards/calc/victory?free_peoples_points=1000&shadow_points=0")
+    assert bad.status_code == 400
+    html = bad.get_data(as_text=True)
+    assert "Free Peoples victory points: must be a whole number from 0 to 999" in html
+    assert 'name="free_peoples_points" value="1000"' in html
