@@ -6,7 +6,7 @@
   if (!input || !box || !window.fetch) return;
   var timer = null, lastQuery = "", controller = null;
 
-  function clear() { box.hidden = true; box.textContent = ""; input.setAttribute("aria-expanded", "false"); }
+  function clear() { box.hidden = true; box.textContent = ""; }
 
   function render(data) {
     box.textContent = "";
@@ -34,7 +34,6 @@
       box.appendChild(list);
     }
     box.hidden = false;
-    input.setAttribute("aria-expanded", "true");
   }
 
   function lookup() {
@@ -53,7 +52,6 @@
   }
 
   input.setAttribute("aria-controls", "live-results");
-  input.setAttribute("aria-expanded", "false");
   input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(lookup, 150); });
   input.addEventListener("keydown", function (e) {
     if (e.key === "Escape") { clear(); return; }

@@ -27,3 +27,26 @@ def init_app(app):
         library = get_library()
         entries = sum(1 for _, entry in library.entries() if entry is not None)
         click.echo(f"content OK: {len(library.games)} games, {entries} entries")
+
+
+MAX_CACHED_PAGES = 1000
+
+
+def cached_page(view):
+    """Render a content page once per process: content does not change while the app runs."""
+    from functools import wraps
+
+    from flask import request
+
+    @wraps(view)
+    def wrapper(**kwargs):
+        cache = current_app.extensions.setdefault("redbook.pages", {})
+        key = request.full_path
+        body = cache.get(key)
+        if body is None:
+            body = view(**kwargs)
+            if len(cache) < MAX_CACHED_PAGES:
+                cache[key] = body
+        return body
+
+    return wrapper

@@ -19,7 +19,9 @@ import shutil
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from flask import current_app
@@ -27,18 +29,19 @@ from markupsafe import Markup, escape
 from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
-from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.highlight import ContextFragmenter, HtmlFormatter
+from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.support.charset import accent_map
 from whoosh.analysis import CharsetFilter
 
 from .content_store import get_library
 
 # Bump when the schema or analysis changes, so existing indexes are rebuilt.
-INDEX_VERSION = "3"
+INDEX_VERSION = "4"
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
 MAX_FUZZY_CANDIDATES = 6
+MAX_PHRASE_WORDS = 4
+CACHE_SIZE = 512
 LIMIT_MAX = 50
 KEEP_BUILDS = 3
 WORD = re.compile(r"\w+(?:[-'’]\w+)*")
@@ -114,6 +117,7 @@ SCHEMA = Schema(
     title=TEXT(analyzer=ANALYZER, stored=True, field_boost=3.0),
     aliases=TEXT(analyzer=ANALYZER, stored=True, field_boost=2.0),
     body=TEXT(analyzer=ANALYZER, stored=True),
+    concepts=KEYWORD(scorable=True, field_boost=2.0),
     url=STORED,
     trail=STORED,
 )
@@ -129,6 +133,34 @@ def fold(text: str) -> str:
 def surface_words(text: str):
     """The folded words of a text, hyphenated words split into parts."""
     return [w for w in re.split(r"[^\w]+", fold(text)) if w]
+
+
+def stems(text):
+    """Stems of a text, hyphenated words split: the unit glossary phrases are matched in."""
+    return tuple(t.text for t in PHRASE_ANALYZER(text))
+
+
+def concept_table(groups):
+    """Stemmed phrase -> ids of the glossary groups it names (a term and its aliases)."""
+    table = {}
+    for number, group in enumerate(groups):
+        for phrase in group:
+            key = stems(phrase)
+            if key and len(key) <= MAX_PHRASE_WORDS:
+                table.setdefault(" ".join(key), [])
+                if f"g{number}" not in table[" ".join(key)]:
+                    table[" ".join(key)].append(f"g{number}")
+    return table
+
+
+def concepts_in(text, table):
+    """Ids of the glossary groups whose phrases occur in the text, once per occurrence."""
+    words = stems(text)
+    found = []
+    for i in range(len(words)):
+        for n in range(1, MAX_PHRASE_WORDS + 1):
+            found.extend(table.get(" ".join(words[i:i + n]), ()))
+    return found
 
 
 # --- building -----------------------------------------------------------------------------
@@ -183,12 +215,15 @@ def write_index(instance_path, library) -> Path:
     target.mkdir()
     ix = whoosh_index.create_in(str(target), SCHEMA)
     vocabulary = {}
+    table = concept_table(library.synonyms)
     with ix.writer() as writer:
         for doc in documents(library):
+            doc["concepts"] = " ".join((concepts_in(f"{doc['title']} {doc['aliases']} {doc['body']}", table)))
             writer.add_document(**doc)
             for word in surface_words(f"{doc['title']} {doc['aliases']} {doc['body']}"):
                 vocabulary[word] = vocabulary.get(word, 0) + 1
     (target / "vocabulary.json").write_text(json.dumps(vocabulary, sort_keys=True))
+    (target / "concepts.json").write_text(json.dumps(table, sort_keys=True))
     (target / "stamp").write_text(_stamp(library))
     link = index_link(instance)
     temporary = instance / f".index-{os.getpid()}-{time.time_ns()}"
@@ -256,7 +291,7 @@ class Results:
 class SearchIndex:
     """An open index for one process: reopened when the `index` symlink moves to a new build."""
 
-    def __init__(self, instance_path, synonyms):
+    def __init__(self, instance_path):
         self.link = index_link(instance_path)
         self.lock = threading.Lock()
         self.target = None
@@ -264,24 +299,8 @@ class SearchIndex:
         self.vocabulary = {}
         self.deletions = {}
         self.terms = {}
-        self.synonyms = self._synonym_table(synonyms)
-
-    @staticmethod
-    def _synonym_table(groups):
-        """Folded phrase (tuple of words) -> the group of phrases it belongs to."""
-        table = {}
-        for group in groups:
-            phrases = []
-            for phrase in group:
-                words = tuple(surface_words(phrase))
-                if words and words not in phrases:
-                    phrases.append(words)
-            for words in phrases:
-                table.setdefault(words, [])
-                for other in phrases:
-                    if other not in table[words]:
-                        table[words].append(other)
-        return table
+        self.concepts = {}
+        self.cache = OrderedDict()
 
     def current(self):
         try:
@@ -301,6 +320,8 @@ class SearchIndex:
         self.terms = {name: set(searcher.reader().field_terms(name)) for name in TEXT_FIELDS}
         self.vocabulary = json.loads((folder / "vocabulary.json").read_text())
         self.deletions = _deletion_table(self.vocabulary)
+        self.concepts = json.loads((folder / "concepts.json").read_text())
+        self.cache = OrderedDict()
         old = self.searcher
         self.searcher, self.target = searcher, target
         if old is not None:
@@ -387,17 +408,19 @@ class SearchIndex:
         i = 0
         while i < len(words):
             matched = None
-            for n in range(min(4, len(words) - i), 0, -1):
-                key = tuple(surface_words(" ".join(words[i:i + n])))
-                if key in self.synonyms and (n > 1 or len(key[0]) > 1):
+            for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
+                key = " ".join(stems(" ".join(words[i:i + n])))
+                if key in self.concepts and (n > 1 or len(key) > 1):
                     matched = (n, key)
                     break
             if matched:
+                # A glossary term or alias: any phrase of its group matches, the typed words
+                # in a title score highest.
                 n, key = matched
-                alternatives = [self._phrase_text(" ".join(p)) for p in self.synonyms[key]]
-                alternatives = [a for a in alternatives if a is not None]
-                if alternatives:
-                    groups.append(wq.Or(alternatives))
+                alternatives = [wq.Term("concepts", group) for group in self.concepts[key]]
+                alternatives += [wq.Phrase(name, key.split()) if n > 1 else wq.Term(name, key)
+                                 for name in ("title", "aliases")]
+                groups.append(wq.Or(alternatives))
                 i += n
                 continue
             q, was_corrected = self._word_query(words[i], fuzzy)
@@ -409,16 +432,35 @@ class SearchIndex:
 
     def search(self, text, game=None, limit=10, fuzzy=True):
         text = (text or "")[:MAX_QUERY_CHARS].replace("\x00", " ")
-        searcher = self.current()
+        self.current()
+        key = (text, game, limit, fuzzy)
+        with self.lock:
+            cached = self.cache.get(key)
+            if cached is not None:
+                self.cache.move_to_end(key)
+                return cached
+        results = self._search(text, game, limit, fuzzy)
+        with self.lock:
+            self.cache[key] = results
+            if len(self.cache) > CACHE_SIZE:
+                self.cache.popitem(last=False)
+        return results
+
+    def _search(self, text, game, limit, fuzzy):
+        searcher = self.searcher
         groups, corrected = self.parse(text, fuzzy=fuzzy)
         if not groups:
             return Results(query=text, total=0, hits=[], suggestion=None, corrected=False)
         filter_q = wq.Term("game", game) if game else None
-        results = searcher.search(wq.And(groups), limit=limit, filter=filter_q)
+        query = wq.And(groups)
+        # The index is small: scoring every match is cheaper than counting them a second time.
+        results = searcher.search(query, limit=None, filter=filter_q)
         if results.scored_length() == 0 and len(groups) > 1:
-            results = searcher.search(wq.Or(groups), limit=limit, filter=filter_q)
-        hits = [self._hit(hit) for hit in results]
-        total = len(results) if hits else 0
+            query = wq.Or(groups)
+            results = searcher.search(query, limit=None, filter=filter_q)
+        marked = self._marked_stems(query)
+        hits = [self._hit(hit, marked) for hit in results[:limit]]
+        total = results.scored_length()
         suggestion = self.suggest(text) if (corrected or not hits) else None
         if suggestion and not hits and not self._has_hits(suggestion, filter_q):
             suggestion = None  # offer only a correction that finds something
@@ -430,15 +472,26 @@ class SearchIndex:
             return False
         return self.searcher.search(wq.Or(groups), limit=1, filter=filter_q).scored_length() > 0
 
-    def _hit(self, hit):
-        hit.results.fragmenter = ContextFragmenter(maxchars=180, surround=50)
-        hit.results.formatter = HtmlFormatter(tagname="mark", between=" … ")
-        snippet = hit.highlights("body", top=2)
-        if not snippet:
-            body = hit["body"]
-            snippet = escape(body[:180] + ("…" if len(body) > 180 else ""))
+    def _marked_stems(self, query):
+        """The stems a snippet should mark: the query's terms and its glossary groups' words."""
+        marked = set()
+        groups = set()
+        for field, value in query.iter_all_terms():
+            value = value.decode() if isinstance(value, bytes) else value
+            if field == "concepts":
+                groups.add(value)
+            elif field in TEXT_FIELDS:
+                marked.add(value)
+        if groups:
+            for phrase, ids in self.concepts.items():
+                if groups.intersection(ids):
+                    marked.update(phrase.split())
+        return frozenset(marked)
+
+    def _hit(self, hit, marked):
         return Hit(id=hit["id"], game=hit["game"], section=hit["section"], kind=hit["kind"],
-                   title=hit["title"], url=hit["url"], snippet=Markup(snippet), trail=list(hit["trail"]))
+                   title=hit["title"], url=hit["url"], snippet=snippet(hit["body"], marked),
+                   trail=list(hit["trail"]))
 
     def suggest(self, text):
         """The query with each unknown word replaced by the closest index word, or None."""
@@ -500,6 +553,38 @@ def _edit_distance(a, b, limit):
     return previous[-1]
 
 
+@lru_cache(maxsize=20000)
+def _word_stems(word):
+    return frozenset(t.text for t in ANALYZER(word)) | frozenset(t.text for t in PHRASE_ANALYZER(word))
+
+
+def snippet(body, marked, width=180):
+    """An escaped excerpt of ``body`` around its first matching word, matches in <mark>."""
+    words = list(WORD.finditer(body))
+    hits = [m for m in words if marked and _word_stems(m.group()) & marked]
+    if not hits:
+        return Markup(escape(body[:width] + ("…" if len(body) > width else "")))
+    start = max(0, hits[0].start() - 50)
+    if start:
+        space = body.find(" ", start)
+        start = space + 1 if 0 <= space < hits[0].start() else start
+    end = min(len(body), start + width)
+    if end < len(body):
+        space = body.rfind(" ", start, end)
+        end = space if space > hits[0].end() else end
+    out = ["…" if start else ""]
+    position = start
+    for match in hits:
+        if match.start() < position or match.end() > end:
+            continue
+        out.append(str(escape(body[position:match.start()])))
+        out.append(f"<mark>{escape(match.group())}</mark>")
+        position = match.end()
+    out.append(str(escape(body[position:end])))
+    out.append("…" if end < len(body) else "")
+    return Markup("".join(out))
+
+
 class IndexMissing(RuntimeError):
     """The instance folder has no index: `redbook build-index` makes one."""
 
@@ -518,7 +603,7 @@ def init_app(app):
     if app.config.get("BUILD_INDEX_ON_START", True):
         with app.app_context():
             build_index()
-    app.extensions["redbook.search"] = SearchIndex(app.instance_path, library.synonyms)
+    app.extensions["redbook.search"] = SearchIndex(app.instance_path)
 
     import click
 

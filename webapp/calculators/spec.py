@@ -115,7 +115,7 @@ def json_object(body, required=(), optional=()):
     allowed = tuple(required) + tuple(optional)
     for name in body:
         if name not in allowed:
-            raise ValueError(f"{name}: not a field of this request; allowed fields are {', '.join(allowed)}")
+            raise ValueError(f"{name[:50]}: not a field of this request; allowed fields are {', '.join(allowed)}")
     for name in required:
         if name not in body:
             raise ValueError(f"{name}: required")

@@ -1,12 +1,13 @@
 from flask import abort, render_template, request
 
 from ..content import GAME_IDS
-from ..content_store import get_game_or_404, get_library
+from ..content_store import cached_page, get_game_or_404, get_library
 from . import bp
 from .model import checklist_version, phases
 
 
 @bp.route("/<game:game_id>/turn")
+@cached_page
 def turn(game_id):
     game = get_game_or_404(game_id)
     return render_template("turn.html", game=game, phases=phases(game), version=checklist_version(game))
@@ -19,12 +20,14 @@ def sheet(game):
 
 
 @bp.route("/<game:game_id>/print")
+@cached_page
 def print_sheet(game_id):
     game = get_game_or_404(game_id)
     return render_template("print.html", sheets=[sheet(game)], title=f"{game.short_title}: reference sheet")
 
 
 @bp.route("/print")
+@cached_page
 def print_combined():
     """Several games' sheets in one document: /print?games=wotr,meccg (default: all)."""
     raw = request.args.get("games", "")

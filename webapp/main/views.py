@@ -1,7 +1,7 @@
 from flask import abort, jsonify, redirect, render_template, request, url_for
 
 from ..content import GAME_IDS
-from ..content_store import get_game_or_404, get_library
+from ..content_store import cached_page, get_game_or_404, get_library
 from ..search import search
 from . import bp
 
@@ -9,6 +9,7 @@ SEARCH_PAGE_LIMIT = 20
 
 
 @bp.route("/")
+@cached_page
 def home():
     return render_template("home.html", games=get_library().games.values())
 
@@ -27,6 +28,7 @@ def search_page():
 
 
 @bp.route("/<game:game_id>/")
+@cached_page
 def game_page(game_id):
     game = get_game_or_404(game_id)
     return render_template("game.html", game=game)
@@ -39,6 +41,7 @@ def game_page_no_slash(game_id):
 
 
 @bp.route("/<game:game_id>/<section_id>")
+@cached_page
 def section_page(game_id, section_id):
     game = get_game_or_404(game_id)
     section = game.sections.get(section_id)

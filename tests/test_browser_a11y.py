@@ -1,0 +1,72 @@
+"""axe-core finds no accessibility violations on the main pages, in the light and the dark theme."""
+import pytest
+
+from webapp.calculators.registry import CALCULATORS
+
+pytestmark = pytest.mark.browser
+
+PAGES = {
+    "home": "/",
+    "game overview": "/wotr/",
+    "search results": "/search?q=leader+re-roll",
+    "rule page": "/wotr/combat-dice",
+    "checklist, one section": "/meccg/turn",
+    "checklist, several sections": "/wotr-cards/turn",
+}
+# Body background of each theme (the --bg colour in static/style.css), to prove the theme took effect.
+BACKGROUND = {"light": "rgb(253, 251, 247)", "dark": "rgb(21, 19, 15)"}
+THEMES = tuple(BACKGROUND)
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh desktop-size context; no service worker, so no precache traffic."""
+    context = browser.new_context(viewport={"width": 1024, "height": 800}, service_workers="block")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def assert_no_violations_in_either_theme(axe, page):
+    """Runs axe on the loaded page in the light, then the dark system colour scheme."""
+    page.evaluate(axe.axe_script)
+    for theme in THEMES:
+        page.emulate_media(color_scheme=theme)
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == BACKGROUND[theme], f"{theme} theme not applied on {page.url}: body is {background}"
+        violations = page.evaluate("axe.run({resultTypes: ['violations']}).then((r) => r.violations)")
+        report = "\n".join(
+            f"  {v['id']} ({v['impact']}): {v['help']}\n" + "\n".join(f"      {node['target']}" for node in v["nodes"])
+            for v in violations
+        )
+        assert violations == [], f"axe violations on {page.url} ({theme} theme):\n{report}"
+
+
+@pytest.mark.parametrize("path", PAGES.values(), ids=PAGES.keys())
+def test_page_has_no_violations(page, live_server, axe, path):
+    response = page.goto(live_server + path)
+    assert response.status == 200
+    assert_no_violations_in_either_theme(axe, page)
+
+
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_calculator_with_a_result_has_no_violations(page, live_server, axe, calc_id):
+    page.goto(live_server + CALCULATORS[calc_id].url)
+    with page.expect_navigation():
+        page.click(".calc-form button[type=submit]")
+    assert page.locator("section.result").is_visible(), f"{calc_id}: the defaults gave no result"
+    assert_no_violations_in_either_theme(axe, page)
+
+
+def test_calculator_error_state_has_no_violations(page, live_server, axe):
+    response = page.goto(f"{live_server}/wotr/calc/roll?dice=9&hit=5&modifier=0&rerolls=0&reroll_modifier=0")
+    assert response.status == 400
+    assert page.locator("#e-dice").is_visible()
+    assert_no_violations_in_either_theme(axe, page)

@@ -1,0 +1,31 @@
+"""The API against its own OpenAPI document, through schemathesis, in-process over WSGI."""
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from webapp.calculators import all_specs
+
+schemathesis = pytest.importorskip("schemathesis")
+from schemathesis.checks import (content_type_conformance, not_a_server_error,  # noqa: E402
+                                 response_schema_conformance, status_code_conformance)
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+OPERATIONS = [("GET", "/api/search")] + [
+    (endpoint.api_method, path) for spec in all_specs() for path, endpoint in spec.api_paths().items()]
+
+
+@pytest.fixture(scope="module")
+def api_schema(app):
+    return schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+
+
+@pytest.mark.parametrize("method, path", OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
+def test_operation_conforms_to_the_document(api_schema, method, path):
+    operation = api_schema[path][method]
+
+    @given(case=operation.as_strategy())
+    @settings(max_examples=30, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    def check(case):
+        case.call_and_validate(checks=CHECKS)
+
+    check()
