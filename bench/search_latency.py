@@ -5,14 +5,17 @@ index is never touched. Then, inside an app context:
 
 - every query of bench/queries.py is run through webapp.search.search(text, game, limit,
   fuzzy=...) with the one-edit fallback on and off, several passes each, timed one by one with
-  time.perf_counter; the table gives p50, p90, p99 and the slowest query per mode, and p50/p99
-  per kind of query with the fallback on;
+  time.perf_counter. The search index keeps a cache of recent results; it is emptied before
+  every timed call, so these figures are for a query the worker has not just answered. The
+  table gives p50, p90, p99 and the slowest query per mode, and p50/p99 per kind of query;
+- the same query asked again at once (an answer from the result cache), for comparison;
 - the index is written (webapp.search.write_index) into a fresh temporary folder several times;
 - a new SearchIndex opens the built index several times (what each worker pays on its first search).
 """
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import statistics
 import sys
@@ -23,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
+from load import OtherCpu, machine_line, wait_for_quiet  # noqa: E402
 from queries import KIND_WEIGHTS, build_queries  # noqa: E402
 
 LIMIT = 10  # what /api/search uses unless told otherwise
@@ -39,16 +43,35 @@ def percentile(sorted_values, p):
     return sorted_values[int(rank) - 1]
 
 
-def time_queries(search, queries, fuzzy, repetitions):
-    """Per query, the median of its timings over the passes (ms), and the results of the last pass."""
+def forget_results(index):
+    """Empty the index's cache of recent results, if it has one."""
+    cache = getattr(index, "cache", None)
+    if cache is not None and hasattr(cache, "clear"):
+        cache.clear()
+
+
+def time_queries(search, index, queries, fuzzy, repetitions):
+    """Per query, the median of its uncached timings over the passes (ms), and the last results."""
     timings = [[] for _ in queries]
     results = [None] * len(queries)
     for _ in range(repetitions):
         for i, q in enumerate(queries):
+            forget_results(index)
             start = time.perf_counter()
             results[i] = search(q.text, game=q.game, limit=LIMIT, fuzzy=fuzzy)
             timings[i].append((time.perf_counter() - start) * 1000)
-    return [statistics.median(t) for t in timings], [min(t) for t in timings], results
+    return [statistics.median(t) for t in timings], results
+
+
+def time_repeats(search, queries):
+    """Per query, the time of asking it a second time right after the first (ms)."""
+    timings = []
+    for q in queries:
+        search(q.text, game=q.game, limit=LIMIT)
+        start = time.perf_counter()
+        search(q.text, game=q.game, limit=LIMIT)
+        timings.append((time.perf_counter() - start) * 1000)
+    return timings
 
 
 def time_builds(write_index, library, repetitions):
@@ -61,11 +84,14 @@ def time_builds(write_index, library, repetitions):
     return runs
 
 
-def time_opens(search_module, instance_path, synonyms, repetitions):
+def time_opens(search_module, instance_path, library, repetitions):
+    # SearchIndex has taken the glossary synonyms as a second argument in some versions
+    takes_synonyms = len(inspect.signature(search_module.SearchIndex).parameters) > 1
+    arguments = (instance_path, library.synonyms) if takes_synonyms else (instance_path,)
     runs = []
     for _ in range(repetitions):
         start = time.perf_counter()
-        index = search_module.SearchIndex(instance_path, synonyms)
+        index = search_module.SearchIndex(*arguments)
         index.current()
         runs.append(time.perf_counter() - start)
         index.searcher.close()
@@ -77,7 +103,10 @@ def main(argv=None):
     parser.add_argument("--repetitions", type=int, default=REPETITIONS, help="passes over the query set per mode")
     parser.add_argument("--builds", type=int, default=BUILD_REPETITIONS, help="index builds to time")
     parser.add_argument("--count", type=int, default=None, help="number of queries (default: all of bench/queries.py)")
+    parser.add_argument("--wait-quiet", type=int, default=120, metavar="SECONDS",
+                        help="wait up to this long for other processes to leave the CPU idle (0: do not wait)")
     args = parser.parse_args(argv)
+    quiet = wait_for_quiet(args.wait_quiet) if args.wait_quiet else None
 
     from webapp import create_app
     from webapp import search as search_module
@@ -91,32 +120,40 @@ def main(argv=None):
 
         with app.app_context():
             search = search_module.search
-            for q in queries[:200]:  # warm up: open the index, fill the allocator, load the code paths
+            index = search_module.get_search_index()
+            for q in queries[:200]:  # warm up: open the index, load the code paths
                 search(q.text, game=q.game, limit=LIMIT)
             modes = {}
-            for fuzzy in (True, False):
-                medians, bests, results = time_queries(search, queries, fuzzy, args.repetitions)
-                modes[fuzzy] = (medians, bests, results)
+            with OtherCpu([]) as other:
+                for fuzzy in (True, False):
+                    modes[fuzzy] = time_queries(search, index, queries, fuzzy, args.repetitions)
+            repeats = sorted(time_repeats(search, queries))
             builds = time_builds(search_module.write_index, library, args.builds)
-            opens = time_opens(search_module, instance, library.synonyms, args.builds)
+            opens = time_opens(search_module, instance, library, args.builds)
 
-    print(f"Search latency in process: {len(queries)} distinct queries, limit {LIMIT}, "
-          f"{args.repetitions} passes per mode (each query's median over the passes), milliseconds")
-    header = f"{'fuzzy fallback':16} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7} {'mean':>7} {'queries/s':>10} {'no hits':>8} {'suggested':>9}"
+    print(f"Search latency in process: {len(queries)} distinct queries, limit {LIMIT}, result cache emptied before "
+          f"each call, {args.repetitions} passes per mode (each query's median over the passes), milliseconds")
+    print(f"  {machine_line()}; other processes used {other.cores:.2f} cores during the timing"
+          + (f" ({quiet:.2f} at start)" if quiet is not None else ""))
+    header = (f"{'fuzzy fallback':22} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7} {'mean':>7} {'queries/s':>10} "
+              f"{'no hits':>8} {'suggested':>9}")
     print(header)
     print("-" * len(header))
     for fuzzy in (True, False):
-        medians, _, results = modes[fuzzy]
+        medians, results = modes[fuzzy]
         ordered = sorted(medians)
         empty = sum(1 for r in results if not r.hits)
         suggested = sum(1 for r in results if r.suggestion)
         mean = statistics.fmean(medians)
-        print(f"{'on' if fuzzy else 'off':16} {percentile(ordered, 50):7.2f} {percentile(ordered, 90):7.2f} "
+        print(f"{'on' if fuzzy else 'off':22} {percentile(ordered, 50):7.2f} {percentile(ordered, 90):7.2f} "
               f"{percentile(ordered, 99):7.2f} {ordered[-1]:7.2f} {mean:7.2f} {1000 / mean:10.0f} "
               f"{empty:8} {suggested:9}")
+    mean = statistics.fmean(repeats)
+    print(f"{'on, same query again':22} {percentile(repeats, 50):7.2f} {percentile(repeats, 90):7.2f} "
+          f"{percentile(repeats, 99):7.2f} {repeats[-1]:7.2f} {mean:7.2f} {1000 / mean:10.0f}")
     print()
-    print("By kind of query, fuzzy fallback on (ms)")
-    header = f"{'kind':14} {'queries':>7} {'p50':>7} {'p99':>7} {'max':>7}   {'p50 off':>7} {'p99 off':>7}"
+    print("By kind of query (ms)")
+    header = f"{'kind':14} {'queries':>7} {'p50 on':>7} {'p99 on':>7} {'max on':>7}   {'p50 off':>7} {'p99 off':>7}"
     print(header)
     print("-" * len(header))
     on, off = modes[True][0], modes[False][0]

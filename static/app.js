@@ -68,9 +68,11 @@
     if (e.key === "Escape") { clear(); input.focus(); }
   });
   document.addEventListener("click", function (e) { if (!box.contains(e.target) && e.target !== input) clear(); });
-  // "/" focuses the search box from anywhere but a text field.
+  // "/" focuses the search box from anywhere but a text field (a ticked checkbox is not one).
   document.addEventListener("keydown", function (e) {
-    var tag = (document.activeElement && document.activeElement.tagName) || "";
-    if (e.key === "/" && !/INPUT|TEXTAREA|SELECT/.test(tag)) { e.preventDefault(); input.focus(); input.select(); }
+    var active = document.activeElement || document.body;
+    var typing = active.isContentEditable || /TEXTAREA|SELECT/.test(active.tagName) ||
+      (active.tagName === "INPUT" && !/^(checkbox|radio|button|submit|reset)$/.test(active.type));
+    if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); input.focus(); input.select(); }
   });
 })();

@@ -50,8 +50,14 @@
       if (e.target.checked && at === -1) state.ticked.push(id);
       if (!e.target.checked && at !== -1) state.ticked.splice(at, 1);
       save();
+      var hadFocus = document.activeElement === e.target;
       var current = render();
-      if (e.target.checked && current && current.scrollIntoView) current.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      if (e.target.checked && current) {
+        // A finished phase folds away: keep keyboard focus on the step that is now current.
+        if (hadFocus && li.closest(".phase-done")) current.querySelector(".tick").focus({ preventScroll: true });
+        var calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        if (current.scrollIntoView) current.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
+      }
     });
   });
 

@@ -26,7 +26,7 @@ def axe():
 
 
 @pytest.fixture
-def page(browser):
+def desktop_page(browser):
     """A fresh desktop-size context; no service worker, so no precache traffic."""
     context = browser.new_context(viewport={"width": 1024, "height": 800}, service_workers="block")
     page = context.new_page()
@@ -50,14 +50,16 @@ def assert_no_violations_in_either_theme(axe, page):
 
 
 @pytest.mark.parametrize("path", PAGES.values(), ids=PAGES.keys())
-def test_page_has_no_violations(page, live_server, axe, path):
+def test_page_has_no_violations(desktop_page, live_server, axe, path):
+    page = desktop_page
     response = page.goto(live_server + path)
     assert response.status == 200
     assert_no_violations_in_either_theme(axe, page)
 
 
 @pytest.mark.parametrize("calc_id", CALCULATORS)
-def test_calculator_with_a_result_has_no_violations(page, live_server, axe, calc_id):
+def test_calculator_with_a_result_has_no_violations(desktop_page, live_server, axe, calc_id):
+    page = desktop_page
     page.goto(live_server + CALCULATORS[calc_id].url)
     with page.expect_navigation():
         page.click(".calc-form button[type=submit]")
@@ -65,8 +67,31 @@ def test_calculator_with_a_result_has_no_violations(page, live_server, axe, calc
     assert_no_violations_in_either_theme(axe, page)
 
 
-def test_calculator_error_state_has_no_violations(page, live_server, axe):
+def test_calculator_error_state_has_no_violations(desktop_page, live_server, axe):
+    page = desktop_page
     response = page.goto(f"{live_server}/wotr/calc/roll?dice=9&hit=5&modifier=0&rerolls=0&reroll_modifier=0")
     assert response.status == 400
     assert page.locator("#e-dice").is_visible()
+    assert_no_violations_in_either_theme(axe, page)
+
+
+def test_open_live_results_have_no_violations(desktop_page, live_server, axe):
+    page = desktop_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server + "/")
+    page.locator("#site-search").press_sequentially("leader re", delay=20)
+    page.locator("#live-results a").first.wait_for()
+    assert_no_violations_in_either_theme(axe, page)
+
+
+def test_checklist_in_progress_has_no_violations(desktop_page, live_server, axe):
+    page = desktop_page
+    page.goto(live_server + "/wotr-cards/turn")
+    first_phase = page.locator("[data-phase]").first
+    for i in range(first_phase.locator(".tick").count()):
+        first_phase.locator(".tick").nth(i).check()
+    page.locator("[data-phase]").nth(1).locator(".tick").first.check()  # a done step in an open phase
+    page.locator("[data-phase]").nth(1).locator("summary").first.click()  # and its rule opened
+    assert "phase-done" in first_phase.get_attribute("class")
+    assert page.locator(".step.done").nth(2).is_visible()
     assert_no_violations_in_either_theme(axe, page)

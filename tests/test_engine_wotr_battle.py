@@ -380,10 +380,10 @@ def test_property_probabilities(attacker, defender, terrain, rounds, ceases, sie
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"attacker": Army(31, 0)}, r"^attacker\.regulars: a whole number from 0 to 30"),
-    ({"defender": Army(0, -1)}, r"^defender\.elites: a whole number from 0 to 30"),
-    ({"attacker": Army(0, 0)}, r"^attacker units: regulars \+ elites from 1 to 30"),
-    ({"defender": Army(20, 11)}, r"^defender units: regulars \+ elites from 1 to 30"),
+    ({"attacker": Army(11, 0)}, r"^attacker\.regulars: a whole number from 0 to 10"),
+    ({"defender": Army(0, -1)}, r"^defender\.elites: a whole number from 0 to 10"),
+    ({"attacker": Army(0, 0)}, r"^attacker units: regulars \+ elites from 1 to 10"),
+    ({"defender": Army(6, 5)}, r"^defender units: regulars \+ elites from 1 to 10"),
     ({"attacker": Army(1, 0, leadership=11)}, r"^attacker\.leadership: a whole number from 0 to 10"),
     ({"attacker": Army(1, 0, modifier=6)}, r"^attacker\.modifier: a whole number from -5 to 5"),
     ({"defender": Army(1, 0, reroll_modifier=-6)}, r"^defender\.reroll_modifier: a whole number from -5 to 5"),
@@ -392,7 +392,7 @@ def test_property_probabilities(attacker, defender, terrain, rounds, ceases, sie
     ({"terrain": "forest"}, r"^terrain: one of field, city, fortification, siege"),
     ({"rounds": 0}, r"^rounds: a whole number from 1 to 100"),
     ({"rounds": 101}, r"^rounds: a whole number from 1 to 100"),
-    ({"attacker_ceases_at": -1}, r"^attacker_ceases_at: a whole number from 0 to 30"),
+    ({"attacker_ceases_at": -1}, r"^attacker_ceases_at: a whole number from 0 to 10"),
     ({"siege_continue": "yes"}, r"^siege_continue: true or false"),
 ])
 def test_bad_input_names_the_parameter(kwargs, message):
@@ -404,5 +404,5 @@ def test_bad_input_names_the_parameter(kwargs, message):
 def test_remove_casualties_validates_numbers():
     with pytest.raises(ValueError, match=r"^hits: a whole number from 0"):
         remove_casualties(1, 1, -1)
-    with pytest.raises(ValueError, match=r"^elites: a whole number from 0 to 30"):
+    with pytest.raises(ValueError, match=r"^elites: a whole number from 0 to 10"):
         remove_casualties(1, 31, 1)

@@ -20,13 +20,25 @@ def init_app(app):
     @app.errorhandler(HTTPException)
     def handle_http_error(exc):
         if wants_json():
-            message = exc.description if exc.code in (400, 405, 413) else None
+            message = exc.description if exc.code in (400, 405) else None
+            if exc.code == 413:
+                message = f"body: larger than the {app.config['MAX_CONTENT_LENGTH']} bytes allowed"
             response = error_response(exc.code, message)
             if exc.code == 405 and exc.valid_methods:
                 response.headers["Allow"] = ", ".join(exc.valid_methods)
             return response
         return render_template("error.html", status=exc.code,
                                title=HTTP_STATUS_CODES.get(exc.code, "Error")), exc.code
+
+    from .search import IndexMissing
+
+    @app.errorhandler(IndexMissing)
+    def handle_index_missing(exc):
+        # an operator's fault, not the request's: one line in the log says what to run
+        app.logger.error("%s", exc)
+        if wants_json():
+            return error_response(503, str(exc))
+        return render_template("error.html", status=503, title="Search is unavailable"), 503
 
     @app.errorhandler(Exception)
     def handle_unexpected(exc):

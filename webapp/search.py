@@ -11,7 +11,9 @@ is then swapped to point at it, so readers never see a half-written index.
 """
 from __future__ import annotations
 
+import bisect
 import fcntl
+import gc
 import json
 import os
 import re
@@ -19,6 +21,7 @@ import shutil
 import threading
 import time
 import unicodedata
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -199,11 +202,51 @@ def _stamp(library):
 
 
 def index_is_current(instance_path, library) -> bool:
-    stamp = index_link(instance_path) / "stamp"
+    """True when the index was built from this content by this version and can be read."""
+    folder = index_link(instance_path)
     try:
-        return stamp.read_text() == _stamp(library)
-    except OSError:
+        if (folder / "stamp").read_text() != _stamp(library):
+            return False
+    except (OSError, ValueError):  # missing, or not even text
         return False
+    return index_is_readable(folder)
+
+
+JSON_FILES = ("vocabulary.json", "concepts.json")  # written beside the Whoosh files by write_index
+
+
+def index_is_readable(folder) -> bool:
+    """Whether every part of the index in ``folder`` can be read: terms, postings, stored fields, JSON files."""
+
+    def read_everything():
+        with whoosh_index.open_dir(str(folder)).searcher() as searcher:
+            reader = searcher.reader()
+            for name, term in reader.all_terms():
+                for _ in reader.postings(name, term).all_ids():
+                    pass
+            for _ in searcher.all_stored_fields():
+                pass
+        for name in JSON_FILES:
+            json.loads((Path(folder) / name).read_text())
+
+    return _succeeds(read_everything)
+
+
+def _succeeds(action) -> bool:
+    """Run action(); False if it raised anything (a damaged index fails in any of Whoosh's layers).
+
+    Whoosh leaves a file open when it fails on a damaged index: the failure is dropped here and
+    the file closed at once, so no stray warning turns up later.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        try:
+            action()
+            return True
+        except Exception:
+            pass
+        gc.collect()
+    return False
 
 
 def write_index(instance_path, library) -> Path:
@@ -298,6 +341,7 @@ class SearchIndex:
         self.searcher = None
         self.vocabulary = {}
         self.deletions = {}
+        self.sorted_words = []
         self.terms = {}
         self.concepts = {}
         self.cache = OrderedDict()
@@ -309,8 +353,8 @@ class SearchIndex:
             raise IndexMissing(f"no search index at {self.link}; run 'redbook build-index'") from None
         if target != self.target:
             with self.lock:
-                if target != self.target:
-                    self._open(target)
+                if target != self.target and not _succeeds(lambda: self._open(target)):
+                    raise IndexMissing(f"the search index at {self.link} cannot be read; run 'redbook build-index'")
         return self.searcher
 
     def _open(self, target):
@@ -320,6 +364,7 @@ class SearchIndex:
         self.terms = {name: set(searcher.reader().field_terms(name)) for name in TEXT_FIELDS}
         self.vocabulary = json.loads((folder / "vocabulary.json").read_text())
         self.deletions = _deletion_table(self.vocabulary)
+        self.sorted_words = sorted(self.vocabulary)
         self.concepts = json.loads((folder / "concepts.json").read_text())
         self.cache = OrderedDict()
         old = self.searcher
@@ -332,23 +377,47 @@ class SearchIndex:
     def _term_query(self, token, boost=1.0):
         return wq.Or([wq.Term(name, token, boost=boost) for name in TEXT_FIELDS])
 
-    def _word_query(self, word, fuzzy):
-        """A query for one typed word; (query or None, corrected: bool)."""
+    def _word_query(self, word, fuzzy, unfinished=False):
+        """A query for one typed word; (query or None, corrected: bool).
+
+        An unfinished last word (search as you type) also matches index words it begins.
+        """
         tokens = [t.text for t in ANALYZER(word)]
         if not tokens:
             return None, False
-        known = [t for t in tokens if any(t in self.terms[f] for f in TEXT_FIELDS)]
         parts = [t for t in (tok.text for tok in PHRASE_ANALYZER(word))]
         if len(tokens) > 1 and len(parts) > 1:
             # hyphenated: the joined form, or the parts in order
             return wq.Or([self._term_query(tokens[-1]), self._phrase(parts)]), False
         token = tokens[0]
-        if known or not fuzzy:
-            return self._term_query(token), False
+        completions = self._completions(fold(word)) if unfinished else []
+        alternatives = [self._term_query(c, boost=0.6) for c in completions if c != token]
+        if self._known(token) or not fuzzy:
+            return wq.Or([self._term_query(token), *alternatives]) if alternatives else self._term_query(token), False
+        if alternatives:
+            return wq.Or(alternatives), False
         candidates = self._one_edit(fold(word))
         if not candidates:
             return self._term_query(token), False
         return wq.Or([self._term_query(c, boost=0.8) for c in candidates]), True
+
+    def _completions(self, prefix):
+        """Index terms for the commonest index words that begin with ``prefix`` (bounded)."""
+        if len(prefix) < 3:
+            return []
+        start = bisect.bisect_left(self.sorted_words, prefix)
+        words = []
+        for word in self.sorted_words[start:start + 200]:
+            if not word.startswith(prefix):
+                break
+            words.append(word)
+        words.sort(key=lambda w: -self.vocabulary[w])
+        found = []
+        for word in words[:MAX_FUZZY_CANDIDATES]:
+            for analysed in ANALYZER(word):
+                if analysed.text not in found and self._known(analysed.text):
+                    found.append(analysed.text)
+        return found
 
     def _one_edit(self, word):
         """Index terms for the index words closest to a typed word that the index lacks.
@@ -423,7 +492,8 @@ class SearchIndex:
                 groups.append(wq.Or(alternatives))
                 i += n
                 continue
-            q, was_corrected = self._word_query(words[i], fuzzy)
+            unfinished = i == len(words) - 1 and not text.endswith((" ", '"'))
+            q, was_corrected = self._word_query(words[i], fuzzy, unfinished)
             if q is not None:
                 groups.append(q)
                 corrected = corrected or was_corrected
@@ -586,7 +656,7 @@ def snippet(body, marked, width=180):
 
 
 class IndexMissing(RuntimeError):
-    """The instance folder has no index: `redbook build-index` makes one."""
+    """The instance folder has no index, or one that cannot be read: `redbook build-index` makes one."""
 
 
 def get_search_index() -> SearchIndex:

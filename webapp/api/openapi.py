@@ -34,6 +34,8 @@ def search_operation():
                 "200": {"description": "Matching rules, best first",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchResults"}}}},
                 **_error_responses(),
+                "503": {"description": "The search index is missing or cannot be read; the message says what to run.",
+                        "content": {"application/json": {"schema": ERROR}}},
             },
         }
     }

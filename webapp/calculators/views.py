@@ -43,7 +43,14 @@ def api(spec):
 
 
 def api_post(spec):
-    body = request.get_json(silent=True)
+    limit = request.max_content_length
+    # Werkzeug cuts a body sent without Content-Length (chunked) at the limit instead of refusing it
+    if limit is not None and request.content_length is None and len(request.get_data(cache=True)) >= limit:
+        abort(413)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # the JSON decoder recurses once per level of nesting
+        return error_response(400, "body: nested too deeply to be read")
     if body is None:
         return error_response(400, "body: must be a JSON object (Content-Type: application/json)")
     try:

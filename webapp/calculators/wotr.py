@@ -56,8 +56,9 @@ def battle_fields():
     fields = []
     for side, name in SIDES:
         fields += [
-            Field(f"{side}_regulars", f"{name} Regulars", default=5 if side == "attacker" else 3, minimum=0, maximum=30),
-            Field(f"{side}_elites", f"{name} Elites", default=1, minimum=0, maximum=30),
+            Field(f"{side}_regulars", f"{name} Regulars", default=5 if side == "attacker" else 3, minimum=0, maximum=10,
+                  help="At most 10 Army units stand in one region (the rulebook's stacking limit)."),
+            Field(f"{side}_elites", f"{name} Elites", default=1, minimum=0, maximum=10),
             Field(f"{side}_leadership", f"{name} Leadership", default=1, minimum=0, maximum=10,
                   help="Re-rolls are capped at 5 and at the dice missed."),
             Field(f"{side}_policy", f"{name} casualties", kind="choice", default="strength", choices=POLICIES),
@@ -72,7 +73,7 @@ def battle_fields():
             ("siege", "Stronghold under siege"))),
         Field("rounds", "Most rounds", optional=True, minimum=1, maximum=100,
               help="Blank: fight until one Army is gone (or the attacker ceases)."),
-        Field("attacker_ceases_at", "Attacker ceases at strength", optional=True, minimum=0, maximum=30,
+        Field("attacker_ceases_at", "Attacker ceases at strength", optional=True, minimum=0, maximum=10,
               help="The attacker stops after a round that leaves it this strong or weaker. Blank: never."),
         Field("siege_continue", "Siege: pay an Elite to go on", kind="bool", default=True),
     ]
@@ -87,9 +88,16 @@ def army(v, side):
 
 
 def compute_battle(v):
-    result = wotr_battle.battle(army(v, "attacker"), army(v, "defender"), terrain=v["terrain"],
-                                rounds=v["rounds"], attacker_ceases_at=v["attacker_ceases_at"],
-                                siege_continue=v["siege_continue"])
+    try:
+        result = wotr_battle.battle(army(v, "attacker"), army(v, "defender"), terrain=v["terrain"],
+                                    rounds=v["rounds"], attacker_ceases_at=v["attacker_ceases_at"],
+                                    siege_continue=v["siege_continue"])
+    except ValueError as exc:
+        # "attacker units: ..." is about regulars and elites together: name the form's first of the two
+        side, found, rest = str(exc).partition(" units: ")
+        if found and side in ("attacker", "defender"):
+            raise ValueError(f"{side}_regulars: {rest}") from None
+        raise
     outcomes = result["outcomes"]
     win = outcomes["defender_eliminated"]
     result["summary"] = (f"Defender destroyed {percent(win)}, attacker destroyed "

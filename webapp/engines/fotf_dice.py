@@ -69,7 +69,7 @@ def _die_faces(faces, die):
         faces = faces[die]
     if not isinstance(faces, dict):
         raise ValueError(f"faces: a mapping of the {die} die faces {', '.join(names)} to counts")
-    unknown = sorted(set(faces) - set(names))
+    unknown = sorted(map(str, set(faces) - set(names)))  # keys of any type, so sort their text
     missing = [n for n in names if n not in faces]
     if unknown or missing:
         raise ValueError(

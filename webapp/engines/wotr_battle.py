@@ -48,7 +48,7 @@ from .wotr_combat import approximately, combat_roll_weights, hit_text
 TERRAINS = ("field", "city", "fortification", "siege")
 CASUALTY_POLICIES = ("strength", "elites")
 MODIFIER_ROUNDS = ("all", "first")
-MAX_UNITS = 30  # units per side accepted by the calculator
+MAX_UNITS = 10  # the rulebook's stacking limit: at most 10 Army units in one region
 MAX_LEADERSHIP = 10
 MAX_MODIFIER = 5
 MAX_ROUNDS = 100
@@ -133,7 +133,6 @@ def hit_points(regulars: int, elites: int) -> int:
     return regulars + 2 * elites
 
 
-@lru_cache(maxsize=None)
 def remove_casualties(regulars: int, elites: int, hits: int, policy: str = "strength") -> tuple[int, int]:
     """The (regulars, elites) left after taking `hits` casualties under `policy`.
 
@@ -142,10 +141,16 @@ def remove_casualties(regulars: int, elites: int, hits: int, policy: str = "stre
     option with the most Combat Strength, then the most elites; "elites" the most elites,
     then the most Strength. If the hits reach the Army's hit points it is eliminated: (0, 0).
     """
+    # checked before the cache: 1.0 or True would otherwise hit a cached answer for 1
     _choice("policy", policy, CASUALTY_POLICIES)
     _whole("regulars", regulars, 0, MAX_UNITS)
     _whole("elites", elites, 0, MAX_UNITS)
     _whole("hits", hits, 0, 4 * MAX_UNITS)
+    return _remove_casualties(regulars, elites, hits, policy)
+
+
+@lru_cache(maxsize=None)
+def _remove_casualties(regulars, elites, hits, policy):
     if hits >= hit_points(regulars, elites):
         return (0, 0)
     best = None
@@ -190,7 +195,7 @@ def _side_states(regulars, elites, policy, pays_elites):
         r, e = states[i]
         row = []
         for hits in range(MAX_DICE + 1):
-            after = remove_casualties(r, e, hits, policy)
+            after = _remove_casualties(r, e, hits, policy)
             if after not in index:
                 index[after] = len(states)
                 states.append(after)
@@ -228,7 +233,7 @@ def _weights_by_dice(setup):
 
 def clear_caches() -> None:
     """Forget every cached table here and in wotr_combat (for cold-start timing)."""
-    remove_casualties.cache_clear()
+    _remove_casualties.cache_clear()
     _side_weights.cache_clear()
     _side_states.cache_clear()
     wotr_combat.clear_caches()

@@ -1,0 +1,344 @@
+"""The site in a real browser (headless Chromium): live search, deep links, keyboard, checklist
+turn bar, calculator errors, offline use, the dark theme, screenshots and console errors."""
+import re
+
+import pytest
+from flask import request, request_finished
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+ROLL_RESULT = "/wotr/calc/roll?dice=5&hit=5&modifier=0&rerolls=2&reroll_modifier=0"
+
+
+@pytest.fixture
+def new_page(browser):
+    """Makes pages in fresh contexts (closed at the end of the test) with the given options."""
+    contexts = []
+
+    def make(**options):
+        options.setdefault("viewport", PHONE)
+        context = browser.new_context(**options)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def luminance(css_colour):
+    """Relative luminance (WCAG) of an rgb()/rgba() colour from getComputedStyle."""
+    r, g, b = (int(n) / 255 for n in re.findall(r"\d+", css_colour)[:3])
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def body_background(page):
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+def placement(page, selector):
+    """Where an element sits relative to the window and to the bottom of the sticky header."""
+    return page.evaluate(
+        """(selector) => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            const header = document.querySelector(".site-header").getBoundingClientRect();
+            return {top: box.top, bottom: box.bottom, headerBottom: header.bottom, height: window.innerHeight};
+        }""",
+        selector,
+    )
+
+
+def assert_shown_below_header(page, selector):
+    where = placement(page, selector)
+    assert where["headerBottom"] - 1 <= where["top"] < where["height"], f"{selector} not in view below the header: {where}"
+
+
+# --- Search as you type -------------------------------------------------------------------------
+
+def test_search_as_you_type_lists_hits_and_opens_the_rule(new_page, live_server):
+    page = new_page(service_workers="block")
+    page.goto(live_server + "/")
+    results = page.locator("#live-results")
+    assert results.is_hidden()
+    page.locator("#site-search").press_sequentially("leader re", delay=30)
+    results.locator("a").first.wait_for()
+    assert results.is_visible()
+    hit = results.locator('a[href="/wotr/combat-dice#leader-reroll"]')
+    assert "leader re-roll" in hit.inner_text().lower()
+    hit.click()
+    page.wait_for_url(f"{live_server}/wotr/combat-dice#leader-reroll")
+    assert page.evaluate("document.querySelector(':target').id") == "leader-reroll"
+    assert_shown_below_header(page, "#leader-reroll")
+
+
+def test_live_results_close_with_escape_and_open_with_the_arrow_key(new_page, live_server):
+    page = new_page(viewport=DESKTOP, service_workers="block")
+    page.goto(live_server + "/")
+    box = page.locator("#site-search")
+    box.press_sequentially("corruption", delay=20)
+    first = page.locator("#live-results a").first
+    first.wait_for()
+    box.press("ArrowDown")
+    assert page.evaluate("document.activeElement === document.querySelector('#live-results a')")
+    page.keyboard.press("Escape")
+    assert page.locator("#live-results").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "site-search"
+
+
+# --- Deep links ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_deep_link_scrolls_to_the_rule_and_highlights_it(new_page, live_server, viewport):
+    page = new_page(viewport=viewport, service_workers="block")
+    page.goto(f"{live_server}/wotr/combat-dice#leader-reroll")
+    assert page.evaluate("window.scrollY") > 0, "the page did not scroll to the rule"
+    assert_shown_below_header(page, "#leader-reroll")
+    target = page.evaluate("getComputedStyle(document.querySelector('#leader-reroll')).backgroundColor")
+    normal = page.evaluate("getComputedStyle(document.querySelector('#combat-roll')).backgroundColor")
+    assert target != normal, "the linked rule is not highlighted"
+
+
+# --- Keyboard -----------------------------------------------------------------------------------
+
+def test_slash_key_focuses_the_search_box(new_page, live_server):
+    page = new_page(viewport=DESKTOP, service_workers="block")
+    page.goto(f"{live_server}/wotr/combat-dice")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search"
+    assert page.input_value("#site-search") == "", "the slash was typed into the box"
+    page.keyboard.type("a/b")
+    assert page.input_value("#site-search") == "a/b", "a slash inside the box must type a slash"
+
+
+def test_slash_key_works_after_ticking_a_checklist_step(new_page, live_server):
+    page = new_page(viewport=DESKTOP, service_workers="block")
+    page.goto(f"{live_server}/wotr/turn")
+    page.locator("[data-step] .tick").first.focus()
+    page.keyboard.press("Space")
+    assert page.locator("[data-step] .tick").first.is_checked()
+    assert page.evaluate("document.activeElement.type") == "checkbox"
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search"
+
+
+def test_slash_key_types_a_slash_in_the_search_page_box(new_page, live_server):
+    page = new_page(viewport=DESKTOP, service_workers="block")
+    page.goto(f"{live_server}/search")
+    page.click("#q")
+    page.keyboard.type("1/2")
+    assert page.input_value("#q") == "1/2"
+    assert page.evaluate("document.activeElement.id") == "q"
+
+
+# --- Turn checklist on a phone -------------------------------------------------------------------
+
+def test_phone_turn_bar_fits_and_a_finished_phase_collapses(new_page, live_server):
+    page = new_page(service_workers="block", is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.goto(f"{live_server}/fotf/turn")
+    bar = page.locator("[data-turn-bar]")
+    assert bar.is_visible()
+    box = bar.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    for button in ("[data-next-turn]", "[data-reset]"):
+        size = page.locator(button).bounding_box()
+        assert size["height"] >= 44 and size["x"] + size["width"] <= PHONE["width"], (button, size)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
+
+    phases = page.locator("[data-phase]")
+    first, second = phases.nth(0), phases.nth(1)
+    total = page.locator("[data-step]").count()
+    in_first = first.locator("[data-step]").count()
+    assert in_first >= 1
+    for i in range(in_first):
+        first.locator("[data-step] .tick").nth(i).tap()
+    assert "phase-done" in first.get_attribute("class")
+    assert first.locator(".steps").is_hidden(), "a finished phase should fold away"
+    assert first.locator(".phase-title").is_visible(), "the finished phase keeps its title"
+    assert "phase-done" not in second.get_attribute("class")
+    assert second.locator(".steps").is_visible()
+    assert "current" in second.locator("[data-step]").first.get_attribute("class")
+    assert page.inner_text("[data-progress]") == f"{in_first} of {total} done"
+    page.reload()
+    assert page.locator("[data-phase]").first.locator(".steps").is_hidden(), "folded phase reopened after reload"
+    page.click("[data-reset]")
+    assert page.locator("[data-phase]").first.locator(".steps").is_visible()
+
+
+def test_ticking_the_last_step_of_a_phase_by_keyboard_keeps_focus(new_page, live_server):
+    page = new_page(viewport=DESKTOP, service_workers="block")
+    page.goto(f"{live_server}/wotr/turn")
+    first_phase = page.locator("[data-phase]").first
+    ticks = first_phase.locator(".tick")
+    count = ticks.count()
+    ticks.first.focus()
+    for i in range(count):
+        page.keyboard.press("Space")
+        if i < count - 1:
+            page.keyboard.press("Tab")  # to the step's title
+            page.keyboard.press("Tab")  # to the next step's tick
+    last = ticks.nth(count - 1)
+    assert "phase-done" in first_phase.get_attribute("class")
+    assert last.is_checked()
+    # The finished phase folds away and keyboard focus moves on to the step that is now current.
+    next_tick = page.locator("[data-phase]").nth(1).locator(".tick").first
+    assert next_tick.evaluate("(e) => document.activeElement === e"), "focus was lost when the phase finished"
+    assert first_phase.locator(".steps").is_hidden(), "the finished phase folds"
+    page.keyboard.press("Space")
+    assert next_tick.is_checked()
+
+
+# --- Calculator errors --------------------------------------------------------------------------
+
+def test_calculator_bad_value_shows_the_error_beside_the_field(new_page, live_server):
+    page = new_page(service_workers="block")
+    page.goto(f"{live_server}/wotr/calc/roll")
+    page.get_by_label("Combat dice").fill("9")
+    page.get_by_label("Leader re-rolls").fill("2")
+    with page.expect_navigation() as navigation:
+        page.click(".calc-form button[type=submit]")
+    assert navigation.value.status == 400
+    field = page.locator("#f-dice")
+    error = page.locator("#e-dice")
+    assert error.is_visible() and "Combat dice" in error.inner_text()
+    assert field.input_value() == "9"
+    assert page.input_value("#f-rerolls") == "2", "the other values are kept too"
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby") == "e-dice"
+    assert page.locator(".field.has-error").count() == 1
+    assert page.locator(".field.has-error #e-dice").count() == 1, "the error sits in the field's own box"
+    field_box, error_box = field.bounding_box(), error.bounding_box()
+    gap = error_box["y"] - (field_box["y"] + field_box["height"])
+    assert 0 <= gap <= 40, f"error is {gap}px from its field"
+    assert page.locator("section.result").count() == 0
+
+
+# --- Offline ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def server_hits(app):
+    """Paths the live server answers while the test runs."""
+    paths = []
+
+    def record(sender, response, **extra):
+        paths.append(request.path)
+
+    request_finished.connect(record, app)
+    yield paths
+    request_finished.disconnect(record, app)
+
+
+def test_offline_rule_checklist_and_print_sheet_open_from_the_cache(new_page, live_server, server_hits):
+    page = new_page()
+    page.goto(live_server + "/")
+    page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'")
+    page.wait_for_function(
+        """async () => !!(await caches.match("/meq/print")) && !!(await caches.match("/meccg/corruption"))
+                      && !!(await caches.match("/fotf/turn"))""",
+        timeout=15000,
+    )
+    assert "/meq/print" in server_hits, "the precache should have fetched the print sheet from the server"
+    page.context.set_offline(True)
+    server_hits.clear()
+
+    rule = page.goto(f"{live_server}/meccg/corruption#corruption-checks")
+    assert rule.from_service_worker
+    assert page.locator("h1").inner_text() == "Corruption"
+    assert page.locator("#corruption-checks").is_visible()
+    assert body_background(page) != "rgba(0, 0, 0, 0)", "the stylesheet came from the cache too"
+
+    checklist = page.goto(f"{live_server}/fotf/turn")
+    assert checklist.from_service_worker
+    assert "turn checklist" in page.locator("h1").inner_text()
+    assert page.locator("[data-turn-bar]").is_visible(), "checklist.js came from the cache too"
+
+    sheet = page.goto(f"{live_server}/meq/print")
+    assert sheet.from_service_worker
+    assert page.locator("h1").first.inner_text() == "Middle-earth Quest"
+
+    page.goto(f"{live_server}/fotf/calc/ring")
+    assert page.locator("h1").inner_text() == "You are offline"
+    assert "calculators work out their answers on the server, so they need the network" in page.inner_text("main")
+
+    assert server_hits == [], f"the server was reached while offline: {server_hits}"
+
+
+# --- Theme --------------------------------------------------------------------------------------
+
+def test_dark_theme_follows_the_system_and_the_toggle_choice_is_remembered(new_page, live_server):
+    page = new_page(color_scheme="dark", service_workers="block")
+    page.goto(f"{live_server}/wotr/combat-dice")
+    system_dark = body_background(page)
+    assert luminance(system_dark) < 0.05, system_dark
+    assert luminance(page.evaluate("getComputedStyle(document.body).color")) > 0.6
+    toggle = page.locator("[data-theme-toggle]")
+    assert toggle.get_attribute("aria-label") == "Switch to light theme"
+
+    toggle.click()
+    assert page.get_attribute("html", "data-theme") == "light"
+    assert luminance(body_background(page)) > 0.9
+    assert toggle.get_attribute("aria-label") == "Switch to dark theme"
+    page.reload()
+    assert page.get_attribute("html", "data-theme") == "light"
+    assert luminance(body_background(page)) > 0.9, "the light choice did not survive a reload"
+
+    page.locator("[data-theme-toggle]").click()
+    assert page.evaluate("localStorage.getItem('redbook:theme')") == "dark"
+    assert body_background(page) == system_dark, "the chosen dark theme differs from the system dark theme"
+
+
+def test_dark_choice_overrides_a_light_system(new_page, live_server):
+    page = new_page(color_scheme="light", service_workers="block")
+    page.goto(f"{live_server}/")
+    assert luminance(body_background(page)) > 0.9
+    page.click("[data-theme-toggle]")
+    page.goto(f"{live_server}/meccg/turn")
+    assert luminance(body_background(page)) < 0.05
+
+
+# --- Screenshots --------------------------------------------------------------------------------
+
+SHOTS = {
+    "home": "/",
+    "rule": "/wotr/combat-dice#leader-reroll",
+    "checklist": "/wotr-cards/turn",
+    "calculator": ROLL_RESULT,
+    "search": "/search?q=leader+re-roll",
+}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_screenshots_without_sideways_scrolling(new_page, live_server, screenshots, viewport):
+    page = new_page(viewport=viewport, service_workers="block")
+    size = "phone" if viewport is PHONE else "desktop"
+    for name, path in SHOTS.items():
+        response = page.goto(live_server + path)
+        assert response.status == 200
+        target = screenshots / f"site-{size}-{name}.png"
+        page.screenshot(path=str(target), full_page=True)
+        assert target.stat().st_size > 5000
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= viewport["width"], f"{name} at {size} width scrolls sideways ({width}px)"
+
+
+# --- Console ------------------------------------------------------------------------------------
+
+CONSOLE_PAGES = ("/", "/wotr/", "/wotr/combat-dice#leader-reroll", "/search?q=leader+re-roll", "/meq/turn",
+                 "/wotr-cards/print", "/wotr/calc/", ROLL_RESULT, "/offline")
+
+
+def test_no_console_errors_on_the_main_pages(new_page, live_server):
+    page = new_page(viewport=DESKTOP)
+    errors = []
+    page.on("console", lambda message: errors.append(f"{page.url}: {message.text}") if message.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+    for path in CONSOLE_PAGES:
+        page.goto(live_server + path)
+        page.wait_for_load_state("load")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.locator("#site-search").press_sequentially("shadow", delay=20)
+    page.locator("#live-results a").first.wait_for()
+    page.click("[data-theme-toggle]")
+    assert errors == [], "\n".join(errors)

@@ -1,0 +1,400 @@
+"""Hostile input on every endpoint: never a 5xx, never a traceback, a JSON error naming the problem.
+
+GET parameters come from the OpenAPI document; POST bodies are random JSON, broken JSON,
+bodies that are not objects, too deep or too large. The calculator pages and the search
+are fuzzed too: whatever is typed comes back escaped, and a search answers in under a second.
+"""
+import json
+import re
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webapp.calculators import all_specs
+from webapp.calculators.fields import FALSE_WORDS, TRUE_WORDS
+from webapp.calculators.registry import CALCULATORS
+
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GET_PATHS = ["/api/search"] + [path for spec in all_specs() for path, endpoint in spec.api_paths().items()
+                               if endpoint.api_method == "GET"]
+POST_PATHS = [path for spec in all_specs() for path, endpoint in spec.api_paths().items()
+              if endpoint.api_method == "POST"]
+PAGES = [calc.url for calc in CALCULATORS.values()]
+# A whole battle between two large Armies fought over many rounds takes seconds: the fuzzer's
+# valid values stay small there so the run stays fast (hostile values are not limited).
+SMALL = {"/api/wotr/battle": {"regulars": 4, "elites": 3, "leadership": 2, "rounds": 3}}
+MARKER = "<x-fuzz a=1>"  # a tag no page has: seen raw in a page, some input was not escaped
+
+
+@pytest.fixture(scope="module")
+def document(app):
+    return app.test_client().get("/api/openapi.json").get_json()
+
+
+def parameters(document, path):
+    return {p["name"]: p["schema"] for p in document["paths"][path]["get"]["parameters"]}
+
+
+def body_schema(document, path):
+    return document["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+
+
+# --------------------------------------------------------------------------- values
+
+printable = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
+HOSTILE_TEXT = st.one_of(
+    printable,
+    st.sampled_from(["", " ", "\x00", "1\x00", "1.5", "1e3", "-0", "+3", " 3 ", "0x10", "NaN", "Infinity", "-inf",
+                     "٣", "３", "1_0", "true", "yes", "on", "None", "null", "[]", "{}", "1,2", ",,", "1,2,3,4",
+                     "<script>alert(1)</script>", MARKER, "%00", "'; DROP TABLE x; --", "ＡＢＣ", "🜂",
+                     "a" * 300]),
+    st.integers(-10**30, 10**30).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+)
+
+
+def valid_value(schema, cap=None):
+    """A value the parameter's schema allows, as query text."""
+    if "enum" in schema:
+        return st.sampled_from(schema["enum"])
+    if schema.get("type") == "boolean":
+        return st.sampled_from(["true", "false"])
+    if schema.get("type") == "integer":
+        high = schema["maximum"] if cap is None else min(schema["maximum"], cap)
+        return st.integers(schema["minimum"], max(schema["minimum"], high)).map(str)
+    if "pattern" in schema and "," in schema["pattern"]:
+        return st.lists(st.integers(0, 60), min_size=1, max_size=4).map(lambda v: ",".join(map(str, v)))
+    return printable
+
+
+def cap_for(path, name):
+    return next((cap for part, cap in SMALL.get(path, {}).items() if part in name), None)
+
+
+@st.composite
+def queries(draw, path, schemas):
+    """(pairs of name and value, names whose value may be anything)."""
+    pairs = []
+    # now and then only values the schema allows, so odd but valid combinations are reached too
+    kinds = (["omit", "valid"] if draw(st.integers(0, 3)) == 0
+             else ["omit", "omit", "valid", "valid", "hostile", "repeat"])
+    for name, schema in schemas.items():
+        how = draw(st.sampled_from(kinds))
+        if how == "valid":
+            pairs.append((name, draw(valid_value(schema, cap_for(path, name)))))
+        elif how == "hostile":
+            pairs.append((name, draw(HOSTILE_TEXT)))
+        elif how == "repeat":
+            pairs += [(name, draw(valid_value(schema, cap_for(path, name)))), (name, draw(HOSTILE_TEXT))]
+    for _ in range(draw(st.integers(0, 2))):  # parameters the endpoint does not have (ignored)
+        pairs.append((draw(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=10)),
+                      draw(HOSTILE_TEXT)))
+    return draw(st.permutations(pairs))
+
+
+def invalid_value(schema):
+    """Text the parameter refuses whatever else is sent (blank means the default, so never blank)."""
+    letters = st.text(st.characters(categories=("Ll", "Lu", "Lo")), min_size=1, max_size=8)
+    if "enum" in schema:
+        return st.one_of(letters, HOSTILE_TEXT).filter(lambda v: v.strip() and v.strip() not in schema["enum"])
+    if schema.get("type") == "boolean":
+        return st.one_of(letters, HOSTILE_TEXT).filter(
+            lambda v: v.strip() and v.strip().lower() not in TRUE_WORDS + FALSE_WORDS)
+    if schema.get("type") == "integer":
+        outside = st.one_of(st.integers(schema["maximum"] + 1, 10**40), st.integers(-10**40, schema["minimum"] - 1))
+        return st.one_of(outside.map(str), letters, st.floats(0.01, 99).filter(lambda v: v != int(v)).map(repr),
+                         st.sampled_from(["1.5", "1e3", "NaN", "\x00", "<b>", "1 2", "--1", "0x1"]))
+    return st.one_of(letters, st.just("1,x,3"), st.just("\x00"))
+
+
+# --------------------------------------------------------------------------- assertions
+
+
+def check_json_response(response, names):
+    """2xx with a JSON object, or 4xx with exactly {"error": "..."} starting with a name at fault."""
+    assert response.status_code < 500, response.get_data(as_text=True)[:300]
+    assert response.mimetype == "application/json"
+    text = response.get_data(as_text=True)
+    assert "Traceback" not in text and 'File "' not in text
+    body = response.get_json()
+    if response.status_code < 300:
+        assert isinstance(body, dict) and "error" not in body
+        return body
+    assert 400 <= response.status_code < 500
+    assert isinstance(body, dict) and list(body) == ["error"]
+    message = body["error"]
+    assert isinstance(message, str) and message.strip()
+    assert any(message.startswith(name) for name in names), message
+    return body
+
+
+def prefixes(names):
+    return [f"{name}:" for name in names] + [f"{name}[" for name in names] + [f"{name}." for name in names]
+
+
+# --------------------------------------------------------------------------- GET endpoints
+
+
+@pytest.mark.parametrize("path", GET_PATHS)
+def test_get_endpoints_answer_any_query_with_json(app, document, path):
+    schemas = parameters(document, path)
+    client = app.test_client()
+
+    @FUZZ
+    @given(pairs=queries(path, schemas))
+    def check(pairs):
+        response = client.get(path, query_string=pairs)
+        check_json_response(response, prefixes(schemas))
+
+    check()
+
+
+@pytest.mark.parametrize("path", GET_PATHS)
+def test_a_bad_value_is_refused_by_its_parameters_name(app, document, path):
+    schemas = parameters(document, path)
+    names = [name for name in schemas if name != "q"]  # the search text may be anything
+    client = app.test_client()
+    given_q = {"q": "combat"} if path == "/api/search" else {}
+
+    @FUZZ
+    @given(data=st.data())
+    def check(data):
+        name = data.draw(st.sampled_from(names))
+        value = data.draw(invalid_value(schemas[name]))
+        response = client.get(path, query_string={**given_q, name: value})
+        assert response.status_code == 400, (name, value)
+        check_json_response(response, [f"{name}:"])
+
+    check()
+
+
+@pytest.mark.parametrize("path", [p for p in GET_PATHS if p != "/api/search"])
+def test_a_repeated_parameter_is_refused_by_name(app, document, path):
+    client = app.test_client()
+    for name, schema in parameters(document, path).items():
+        value = str(schema.get("default", schema.get("minimum", "")))
+        response = client.get(path, query_string=[(name, value), (name, value)])
+        assert response.status_code == 400
+        assert response.get_json() == {"error": f"{name}: give it only once"}
+
+
+# --------------------------------------------------------------------------- POST endpoints
+
+json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.floats(allow_nan=False),
+                         printable)
+json_values = st.recursive(json_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(printable, inner, max_size=4)), max_leaves=20)
+
+
+@st.composite
+def bodies(draw, schema):
+    """An object with the documented members holding anything, some left out, some unknown ones added."""
+    body = {}
+    for name, member in schema.get("properties", {}).items():
+        how = draw(st.sampled_from(["omit", "junk", "near"]))
+        if how == "junk":
+            body[name] = draw(json_values)
+        elif how == "near":
+            body[name] = draw(near_values(member))
+    if draw(st.booleans()):
+        body[draw(printable)] = draw(json_values)
+    return body
+
+
+def near_values(schema):
+    """Values close to what a member takes: right type, out of range, wrong type, nested junk."""
+    if schema.get("type") == "integer":
+        return st.one_of(st.integers(-5, 120), st.integers(), st.floats(), st.booleans(), st.just("3"))
+    if schema.get("type") == "array":
+        item = schema.get("items", {})
+        item_values = st.one_of(near_values(item), json_values) if item else json_values
+        return st.lists(item_values, max_size=4)
+    if schema.get("type") == "object" or "properties" in schema:
+        return bodies(schema)
+    if "oneOf" in schema:
+        return st.one_of(*[near_values(option) for option in schema["oneOf"]])
+    if "enum" in schema:
+        return st.one_of(st.sampled_from(schema["enum"]), printable, st.integers())
+    return json_values
+
+
+def post_names(schema, body):
+    names = ["body"] + list(schema.get("properties", {}))
+    if isinstance(body, dict):
+        names += [str(key)[:50] for key in body]
+    return prefixes(names)
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+def test_post_endpoints_answer_any_json_with_json(app, document, path):
+    schema = body_schema(document, path)
+    client = app.test_client()
+
+    @FUZZ
+    @given(body=st.one_of(bodies(schema), json_values))
+    def check(body):
+        response = client.post(path, data=json.dumps(body), content_type="application/json")
+        check_json_response(response, post_names(schema, body))
+
+    check()
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+def test_post_endpoints_refuse_what_is_not_a_json_object(app, document, path):
+    schema = body_schema(document, path)
+    client = app.test_client()
+    raw = st.one_of(
+        st.binary(max_size=200),
+        st.sampled_from([b"", b"{", b"}", b"[1,", b'{"a":}', b"\xff\xfe{}", b"null", b"NaN", b"1e999", b'"text"',
+                         b"[]", b"[{}, {}]", b"12", b"true", b"{" * 5000 + b"}" * 5000, b"[" * 20000,
+                         b'{"players": ' + b"[" * 3000 + b"]" * 3000 + b"}", b"\x00", b"{\x00}"]),
+        json_values.filter(lambda v: not isinstance(v, dict)).map(lambda v: json.dumps(v).encode()),
+    )
+
+    @FUZZ
+    @given(body=raw, content_type=st.sampled_from(["application/json", "text/plain",
+                                                   "application/x-www-form-urlencoded",
+                                                   "application/json; charset=latin-1", None]))
+    def check(body, content_type):
+        if content_type is None:
+            response = client.post(path, data=body)
+        else:
+            response = client.post(path, data=body, content_type=content_type)
+        if response.status_code == 200:  # only a body that really is an acceptable object
+            assert json.loads(body) is not None
+        check_json_response(response, ["body:"] + prefixes(schema.get("properties", {})))
+
+    check()
+
+
+MALFORMED = {
+    "empty": b"", "cut short": b'{"players": [', "not JSON": b"players", "bad bytes": b"\xff\xfe\xfa{}",
+    "NUL": b"{\x00}", "a list": b"[{}, {}]", "a string": b'"text"', "a number": b"12", "null": b"null",
+    "nested too deep": b"[" * 20_000, "an object nested too deep": b'{"players": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+    "a huge number": b'{"players": ' + b"9" * 5000 + b"}",
+}
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+@pytest.mark.parametrize("name", list(MALFORMED))
+def test_post_endpoints_refuse_a_malformed_body_naming_the_body(client, path, name):
+    response = client.post(path, data=MALFORMED[name], content_type="application/json")
+    assert response.status_code == 400
+    message = check_json_response(response, ["body:", "players:"])["error"]
+    if name != "a huge number":
+        assert message.startswith("body:"), message
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+def test_post_endpoints_refuse_a_body_over_the_limit(app, path):
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    client = app.test_client()
+
+    @settings(max_examples=5, deadline=None)
+    @given(extra=st.integers(1, 5000), filler=st.sampled_from([b" ", b"a", b"\x00"]))
+    def check(extra, filler):
+        response = client.post(path, data=b"{}" + filler * (limit - 1 + extra), content_type="application/json")
+        assert response.status_code == 413
+        check_json_response(response, ["body:"])
+
+    check()
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+def test_get_on_a_post_endpoint_is_json_405(client, path):
+    response = client.get(path)
+    assert response.status_code == 405 and "POST" in response.headers["Allow"]
+    assert list(response.get_json()) == ["error"]
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@pytest.fixture(scope="module")
+def script_tags(app):
+    """How many <script tags a calculator page has of its own."""
+    return app.test_client().get(PAGES[0]).get_data(as_text=True).count("<script")
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_calculator_pages_escape_whatever_is_typed(app, url, script_tags):
+    spec = next(s for s in all_specs() if s.calculator.url == url)
+    names = [f.name for f in spec.fields]
+    client = app.test_client()
+    hostile = st.one_of(HOSTILE_TEXT, printable).map(lambda v: MARKER + v)
+
+    @FUZZ
+    @given(pairs=st.lists(st.tuples(st.one_of(st.sampled_from(names), printable), st.one_of(hostile, HOSTILE_TEXT)),
+                          max_size=6))
+    def check(pairs):
+        if url == "/wotr/calc/battle":  # keep the fuzzer to short battles
+            pairs = [(n, v) for n, v in pairs if not re.search(r"regulars|elites|rounds|leadership", n)]
+        response = client.get(url, query_string=pairs)
+        assert response.status_code in (200, 400)
+        text = response.get_data(as_text=True)
+        assert "<x-fuzz" not in text
+        assert text.count("<script") == script_tags
+        assert "Traceback" not in text
+
+    check()
+
+
+# --------------------------------------------------------------------------- search
+
+SEARCH_PIECES = st.sampled_from([
+    '"', '""', "'", "(", ")", "[", "]", "{", "}", "title:", "game:", "body:", "*", "?", "a*", "comb*", "r?ng", "~",
+    "^2", "\\", "-", "+", "AND", "OR", "NOT", "TO", "<script>", "</mark>", "<mark>", "&amp;", "&", "<", ">",
+    "\x00", " ", "  ", "combat", "ring", "corruption", "re-roll", "Nazgûl", "army leader", "hit", "xyzzy",
+])
+SEARCH_TEXT = st.lists(st.one_of(SEARCH_PIECES, printable), min_size=1, max_size=30).map(" ".join)
+
+
+def check_search(client, text, game=None):
+    query = {"q": text, **({"game": game} if game else {})}
+    started = time.perf_counter()
+    response = client.get("/api/search", query_string=query)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 1, (elapsed, text[:80])
+    if not text.strip():
+        assert response.status_code == 400
+        assert response.get_json() == {"error": "q: required, the words to search for"}
+        return
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    body = response.get_json()
+    for hit in body["results"]:
+        snippet = hit["snippet"]
+        assert set(re.findall(r"</?\s*([a-zA-Z][\w-]*)", snippet)) <= {"mark"}, snippet
+        bare = snippet.replace("<mark>", "").replace("</mark>", "")
+        assert "<" not in bare and ">" not in bare, snippet
+    assert body["suggestion"] is None or re.fullmatch(r"[\w ]+", body["suggestion"]), body["suggestion"]
+    started = time.perf_counter()
+    page = client.get("/search", query_string=query)
+    assert time.perf_counter() - started < 1
+    assert page.status_code == 200
+    assert "<x-fuzz" not in page.get_data(as_text=True) and "<script>alert" not in page.get_data(as_text=True)
+
+
+@FUZZ
+@given(text=SEARCH_TEXT, game=st.sampled_from([None, "wotr", "meccg", "fotf"]))
+def test_search_is_quick_and_safe_for_any_text(app, text, game):
+    check_search(app.test_client(), text, game)
+
+
+@pytest.mark.parametrize("text", [
+    "a" * 10_000, ("combat ring " * 1000)[:10_000], " ".join(["corupption"] * 2000)[:10_000],
+    '"unbalanced quote', '"""', '"a" "b', "(((", ")))", "[[", "]]", "{{", "}}", "(combat", "combat)",
+    "title:", "title:ring", "game:meq combat", "body:hit", "title:(ring OR army)",
+    "*", "?", "a*", "*a", "comb*", "r?ng", "**", "?*?*", "combat~2", "ring^5",
+    "<script>alert(1)</script>", "<script>alert(1)</script> combat", "<mark>combat</mark>", '"><img src=x>',
+    MARKER + " ring", "AND", "OR NOT", "\x00combat", "combat\x00ring",
+])
+def test_search_edge_cases_are_quick_and_safe(client, text):
+    check_search(client, text)
+
+
+def test_search_over_ten_thousand_characters_is_refused_by_name(client):
+    response = client.get("/api/search", query_string={"q": "a" * 10_001})
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith("q:")

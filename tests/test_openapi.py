@@ -1,0 +1,192 @@
+"""The OpenAPI document against the real endpoints, the calculator pages and README.md."""
+import html
+import re
+
+import pytest
+from flask import request
+from werkzeug.datastructures import ImmutableMultiDict
+
+from webapp import PROJECT_ROOT
+from webapp.calculators import all_specs
+from webapp.calculators.registry import CALCULATORS
+
+IGNORED_METHODS = {"HEAD", "OPTIONS"}
+REQUIRED = {"/api/search": {"q": "combat"}}  # parameters an endpoint cannot do without
+README = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def document(app):
+    response = app.test_client().get("/api/openapi.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    return response.get_json()
+
+
+def documented_operations(document):
+    return {(path, method.upper()) for path, item in document["paths"].items() for method in item}
+
+
+def get_parameters(document, path):
+    return {p["name"]: p for p in document["paths"][path]["get"].get("parameters", [])}
+
+
+def routed_operations(app):
+    return {(rule.rule, method) for rule in app.url_map.iter_rules()
+            if rule.rule.startswith("/api/") and rule.rule != "/api/openapi.json"
+            for method in rule.methods - IGNORED_METHODS}
+
+
+def test_every_api_route_is_documented_with_its_method_and_nothing_else(app, document):
+    assert routed_operations(app) == documented_operations(document)
+
+
+def test_every_documented_operation_answers(client, document):
+    for path, method in documented_operations(document):
+        if method == "GET":
+            response = client.get(path, query_string=REQUIRED.get(path, {}))
+            assert response.status_code == 200, (path, response.get_data(as_text=True)[:200])
+        else:
+            response = client.post(path, json={})
+            assert response.status_code == 400 and "error" in response.get_json(), path
+
+
+def test_the_document_is_well_formed(document):
+    assert document["openapi"].startswith("3.0")
+    ids = [op["operationId"] for item in document["paths"].values() for op in item.values()]
+    assert len(ids) == len(set(ids))
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            assert {"200", "400"} <= set(operation["responses"]), (method, path)
+            error = operation["responses"]["400"]["content"]["application/json"]["schema"]
+            assert error == {"$ref": "#/components/schemas/Error"}
+            if method == "post":
+                schema = operation["requestBody"]["content"]["application/json"]["schema"]
+                assert schema["type"] == "object" and schema.get("additionalProperties") is False
+    # every $ref points at something that exists
+    text = str(document)
+    for ref in set(re.findall(r"'\$ref': '#/([^']+)'", text)):
+        node = document
+        for part in ref.split("/"):
+            node = node[part]
+        assert isinstance(node, dict)
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+class RecordingArgs(ImmutableMultiDict):
+    """Query arguments that remember every name a view asks for."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.asked = set()
+
+    def __getitem__(self, key):
+        self.asked.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None, type=None):
+        self.asked.add(key)
+        return super().get(key, default, type)
+
+    def getlist(self, key, type=None):
+        self.asked.add(key)
+        return super().getlist(key, type)
+
+    def __contains__(self, key):
+        self.asked.add(key)
+        return super().__contains__(key)
+
+
+def call_recording(app, path, query):
+    """(names the view read from the query, status) for a GET of path with query."""
+    endpoint, values = app.url_map.bind("localhost").match(path, method="GET")
+    with app.test_request_context(path, query_string=query):
+        args = RecordingArgs(request.args)
+        request._get_current_object().__dict__["args"] = args  # Werkzeug caches args on the request
+        response = app.make_response(app.view_functions[endpoint](**values))
+    return args.asked, response.status_code
+
+
+def get_paths():
+    return ["/api/search"] + [path for spec in all_specs() for path, endpoint in spec.api_paths().items()
+                              if endpoint.api_method == "GET"]
+
+
+@pytest.mark.parametrize("path", get_paths())
+def test_an_endpoint_reads_exactly_its_documented_parameters(app, document, path):
+    documented = set(get_parameters(document, path))
+    for query in (REQUIRED.get(path, {}), {**REQUIRED.get(path, {}), "unknown_parameter": "1"}):
+        asked, status = call_recording(app, path, query)
+        assert status == 200
+        assert asked - {"unknown_parameter"} == documented
+
+
+def schema_values(schema):
+    """Text values drawn from a parameter's schema: its default, enum, bounds and middle."""
+    values = []
+    if "default" in schema:
+        values.append(schema["default"])
+    values += schema.get("enum", [])
+    if schema.get("type") == "boolean":
+        values += [True, False]
+    if schema.get("type") == "integer":
+        values += [schema["minimum"], schema["maximum"], (schema["minimum"] + schema["maximum"]) // 2]
+    text = [str(v).lower() if isinstance(v, bool) else str(v) for v in values]
+    return text or ["combat"]
+
+
+@pytest.mark.parametrize("path", get_paths())
+def test_every_documented_parameter_is_accepted(client, document, path):
+    for name, parameter in get_parameters(document, path).items():
+        assert parameter["in"] == "query"
+        schema = parameter["schema"]
+        answers = {}
+        for value in schema_values(schema):
+            response = client.get(path, query_string={**REQUIRED.get(path, {}), name: value})
+            answers[value] = response.status_code
+            if response.status_code != 200:
+                # refused only with the reason, naming a parameter
+                assert re.match(r"[\w]+: ", response.get_json()["error"]), response.get_json()
+        assert 200 in answers.values(), (name, answers)
+        if "default" in schema:
+            default = schema_values({"default": schema["default"]})[0]
+            assert answers[default] == 200, (name, default)
+
+
+# --------------------------------------------------------------------------- pages and README
+
+
+def method_paragraph(page):
+    found = re.search(r'<section class="method">\s*<h2>Method</h2>\s*<p>(.*?)</p>', page, re.S)
+    return html.unescape(found.group(1)).strip() if found else ""
+
+
+@pytest.mark.parametrize("calculator", list(CALCULATORS.values()), ids=lambda c: c.id)
+def test_every_calculator_page_explains_its_method(client, document, calculator):
+    response = client.get(calculator.url)
+    assert response.status_code == 200
+    explanation = method_paragraph(response.get_data(as_text=True))
+    assert len(explanation.split()) >= 8, explanation
+    spec = next(s for s in all_specs() if s.id == calculator.id)
+    assert explanation == spec.method
+    # the API says the same about every endpoint of the page
+    for path, endpoint in spec.api_paths().items():
+        operation = document["paths"][path][endpoint.api_method.lower()]
+        assert operation["description"] == spec.method
+
+
+def json_api_section():
+    found = re.search(r"^## JSON API\n(.*?)(?=^## )", README, re.S | re.M)
+    assert found, "README.md has no '## JSON API' section"
+    return found.group(1)
+
+
+def test_readme_lists_every_api_endpoint(document):
+    section = json_api_section()
+    assert "/api/openapi.json" in section
+    for path, method in sorted(documented_operations(document)):
+        line = next((line for line in section.splitlines() if re.search(rf"{method} {re.escape(path)}[?` ]", line)),
+                    None)
+        assert line, f"README.md's JSON API section does not list {method} {path}"
+        assert len(re.sub(r"[`|?&=.,]", " ", line).split()) >= 4  # a description beside it, not a bare path
