@@ -244,5 +244,13 @@ def test_describe_roll_modifier_and_hard_hit():
     assert describe_roll(0) == ["No Combat dice are rolled, so no hits are scored."]
 
 
+def test_describe_roll_hit_seven_with_plus_modifier_does_not_claim_a_natural_six():
+    # hit 7, +2: a 5 becomes 7 and hits, so 5 and 6 hit (2 in 6); the words must agree
+    assert combat_roll(1, hit=7, modifier=2) == [F(4, 6), F(2, 6)]
+    line = describe_roll(2, hit=7, modifier=2)[0]
+    assert line == "2 dice hit on 5+ (7+ needed, +2 added to each die) (2 in 6 each)."
+    assert "natural 6" not in line
+
+
 def test_describe_roll_caps_rerolls_at_dice():
     assert "up to 2 missed dice" in describe_roll(2, rerolls=5)[1]

@@ -5,7 +5,7 @@ from .spec import CalculatorSpec, distribution_chart, outcome_chart, percent, pl
 
 MODIFIER = dict(minimum=-5, maximum=5, default=0)
 HIT = Field("hit", "Hit on", default=5, minimum=1, maximum=7,
-            help="The number a die must reach: 5 normally, 6 against a City or Fortification in round 1 (7 means only a 6 hits).")
+            help="The number a die must reach: 5 normally, 6 against a City or Fortification in round 1 (at 7, only a 6 hits unless a plus modifier lifts a lower face to 7).")
 
 
 def roll_fields():

@@ -467,7 +467,7 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
     rounds: fight at most this many rounds (1..100); None fights until an Army is gone
         (or the attacker ceases, or a siege battle ends), solved exactly.
     attacker_ceases_at: the attacker ceases after any round that leaves its Combat
-        Strength at or below this number (0..30); None never ceases.
+        Strength at or below this number (0..10); None never ceases.
     siege_continue: in a siege, the attacker pays one elite (downgraded to a regular) for
         each further round while it has one; False ends the siege battle after one round.
 

@@ -20,7 +20,7 @@ from math import comb
 FACES = 6
 MAX_DICE = 5  # Combat Strength beyond 5 still rolls 5 dice
 MAX_REROLLS = 5  # the Leader re-roll never picks up more than 5 dice
-MIN_HIT, MAX_HIT = 1, 7  # 7: no modified result is enough, so only a natural 6 hits
+MIN_HIT, MAX_HIT = 1, 7  # 7: no unmodified face 2-5 reaches it, so without a plus modifier only a 6 hits
 MAX_MODIFIER = 5  # a modifier beyond +-5 cannot change any face's outcome
 
 
@@ -104,7 +104,7 @@ def combat_roll(dice: int, hit: int = 5, modifier: int = 0, rerolls: int = 0,
     """Exact distribution of total hits from a Combat roll plus its Leader re-roll.
 
     dice: Combat dice rolled, already capped (min(Combat Strength, 5)), 0..5.
-    hit: number a die must reach (1..7; 7 means only a natural 6 hits).
+    hit: number a die must reach (1..7; 7 means only a natural 6 hits unless a plus modifier lifts a 2-5 to 7).
     modifier: added to each die of the Combat roll (-5..5).
     rerolls: Leadership available for re-rolls, already capped (min(Leadership, 5)), 0..5;
         after the roll, min(rerolls, missed dice) missed dice are rolled again.
@@ -149,8 +149,8 @@ def hit_text(hit: int, modifier: int = 0) -> str:
     needed = min(max(hit - modifier, 2), 6)  # 1 always misses, 6 always hits
     words = "only on 6" if needed == 6 else f"on {needed}+"
     if modifier:
-        base = "a natural 6" if hit >= 7 else f"{hit}+"
-        words += f" ({base} needed, {modifier:+d} added to each die)"
+        # hit 7 is still a number the modified die must reach: with +2 a 5 makes it
+        words += f" ({hit}+ needed, {modifier:+d} added to each die)"
     return words
 
 
