@@ -31,6 +31,7 @@ from flask import current_app
 from markupsafe import Markup, escape
 from whoosh import index as whoosh_index
 from whoosh import query as wq
+from whoosh.matching import IntersectionMatcher, UnionMatcher
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.support.charset import accent_map
@@ -302,6 +303,25 @@ def build_index(force=False):
 
 # --- searching ----------------------------------------------------------------------------
 
+class AnyOf(wq.Or):
+    """Matches any of its subqueries, through a tree of union matchers.
+
+    Whoosh picks an array matcher for an Or on a small index; on ours that scores the same
+    documents the same way but takes nearly twice as long per query (bench/search_latency.py).
+    """
+
+    def _matcher(self, subs, searcher, context):
+        # an order-keeping tree: sizing each branch first costs more lookups than it saves here
+        return self._tree_matcher(subs, UnionMatcher, searcher, context, None)
+
+
+class AllOf(wq.And):
+    """Matches documents that match every subquery, through an order-keeping tree."""
+
+    def _matcher(self, subs, searcher, context):
+        return self._tree_matcher(subs, IntersectionMatcher, searcher, context, None)
+
+
 @dataclass
 class Hit:
     id: str
@@ -344,6 +364,9 @@ class SearchIndex:
         self.sorted_words = []
         self.terms = {}
         self.concepts = {}
+        self.group_stems = {}
+        self.stored = {}
+        self.game_docs = {}
         self.cache = OrderedDict()
 
     def current(self):
@@ -366,6 +389,15 @@ class SearchIndex:
         self.deletions = _deletion_table(self.vocabulary)
         self.sorted_words = sorted(self.vocabulary)
         self.concepts = json.loads((folder / "concepts.json").read_text())
+        self.group_stems = {}
+        for phrase, ids in self.concepts.items():
+            for group in ids:
+                self.group_stems.setdefault(group, set()).update(phrase.split())
+        # a few hundred small documents: kept in memory so a hit costs no read from disk
+        self.stored = dict(searcher.reader().iter_docs())
+        self.game_docs = {}
+        for docnum, fields in self.stored.items():
+            self.game_docs.setdefault(fields["game"], set()).add(docnum)
         self.cache = OrderedDict()
         old = self.searcher
         self.searcher, self.target = searcher, target
@@ -375,7 +407,11 @@ class SearchIndex:
     # query building
 
     def _term_query(self, token, boost=1.0):
-        return wq.Or([wq.Term(name, token, boost=boost) for name in TEXT_FIELDS])
+        # only the fields that hold the word: a field without it would match nothing anyway
+        names = [name for name in TEXT_FIELDS if token in self.terms[name]] or ["body"]
+        if len(names) == 1:
+            return wq.Term(names[0], token, boost=boost)
+        return AnyOf([wq.Term(name, token, boost=boost) for name in names])
 
     def _word_query(self, word, fuzzy, unfinished=False):
         """A query for one typed word; (query or None, corrected: bool).
@@ -388,18 +424,18 @@ class SearchIndex:
         parts = [t for t in (tok.text for tok in PHRASE_ANALYZER(word))]
         if len(tokens) > 1 and len(parts) > 1:
             # hyphenated: the joined form, or the parts in order
-            return wq.Or([self._term_query(tokens[-1]), self._phrase(parts)]), False
+            return AnyOf([self._term_query(tokens[-1]), self._phrase(parts)]), False
         token = tokens[0]
         completions = self._completions(fold(word)) if unfinished else []
         alternatives = [self._term_query(c, boost=0.6) for c in completions if c != token]
         if self._known(token) or not fuzzy:
-            return wq.Or([self._term_query(token), *alternatives]) if alternatives else self._term_query(token), False
+            return AnyOf([self._term_query(token), *alternatives]) if alternatives else self._term_query(token), False
         if alternatives:
-            return wq.Or(alternatives), False
+            return AnyOf(alternatives), False
         candidates = self._one_edit(fold(word))
         if not candidates:
             return self._term_query(token), False
-        return wq.Or([self._term_query(c, boost=0.8) for c in candidates]), True
+        return AnyOf([self._term_query(c, boost=0.8) for c in candidates]), True
 
     def _completions(self, prefix):
         """Index terms for the commonest index words that begin with ``prefix`` (bounded)."""
@@ -455,7 +491,7 @@ class SearchIndex:
     def _phrase(self, words):
         queries = [wq.Phrase(name, list(words)) for name in TEXT_FIELDS] if len(words) > 1 else [
             self._term_query(words[0])]
-        return wq.Or(queries)
+        return AnyOf(queries)
 
     def _phrase_text(self, text):
         tokens = [t.text for t in PHRASE_ANALYZER(text)]
@@ -474,11 +510,13 @@ class SearchIndex:
             if q is not None:
                 groups.append(q)
         words = WORD.findall(rest)[:MAX_QUERY_WORDS]
+        # each word's stems once: the stems of a run of words are the runs of their stems
+        word_stems = [_typed_word_stems(word) for word in words]
         i = 0
         while i < len(words):
             matched = None
             for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
-                key = " ".join(stems(" ".join(words[i:i + n])))
+                key = " ".join(stem for one in word_stems[i:i + n] for stem in one)
                 if key in self.concepts and (n > 1 or len(key) > 1):
                     matched = (n, key)
                     break
@@ -489,7 +527,7 @@ class SearchIndex:
                 alternatives = [wq.Term("concepts", group) for group in self.concepts[key]]
                 alternatives += [wq.Phrase(name, key.split()) if n > 1 else wq.Term(name, key)
                                  for name in ("title", "aliases")]
-                groups.append(wq.Or(alternatives))
+                groups.append(AnyOf(alternatives))
                 i += n
                 continue
             unfinished = i == len(words) - 1 and not text.endswith((" ", '"'))
@@ -521,15 +559,15 @@ class SearchIndex:
         groups, corrected = self.parse(text, fuzzy=fuzzy)
         if not groups:
             return Results(query=text, total=0, hits=[], suggestion=None, corrected=False)
-        filter_q = wq.Term("game", game) if game else None
-        query = wq.And(groups)
+        filter_q = self.game_docs.get(game, set()) if game else None
+        query = AllOf(groups)
         # The index is small: scoring every match is cheaper than counting them a second time.
         results = searcher.search(query, limit=None, filter=filter_q)
         if results.scored_length() == 0 and len(groups) > 1:
-            query = wq.Or(groups)
+            query = AnyOf(groups)
             results = searcher.search(query, limit=None, filter=filter_q)
         marked = self._marked_stems(query)
-        hits = [self._hit(hit, marked) for hit in results[:limit]]
+        hits = [self._hit(self.stored[docnum], marked) for _, docnum in results.top_n[:limit]]
         total = results.scored_length()
         suggestion = self.suggest(text) if (corrected or not hits) else None
         if suggestion and not hits and not self._has_hits(suggestion, filter_q):
@@ -540,7 +578,7 @@ class SearchIndex:
         groups, _ = self.parse(text, fuzzy=False)
         if not groups:
             return False
-        return self.searcher.search(wq.Or(groups), limit=1, filter=filter_q).scored_length() > 0
+        return self.searcher.search(AnyOf(groups), limit=1, filter=filter_q).scored_length() > 0
 
     def _marked_stems(self, query):
         """The stems a snippet should mark: the query's terms and its glossary groups' words."""
@@ -552,10 +590,8 @@ class SearchIndex:
                 groups.add(value)
             elif field in TEXT_FIELDS:
                 marked.add(value)
-        if groups:
-            for phrase, ids in self.concepts.items():
-                if groups.intersection(ids):
-                    marked.update(phrase.split())
+        for group in groups:
+            marked.update(self.group_stems.get(group, ()))
         return frozenset(marked)
 
     def _hit(self, hit, marked):
@@ -624,14 +660,24 @@ def _edit_distance(a, b, limit):
 
 
 @lru_cache(maxsize=20000)
+def _typed_word_stems(word):
+    return stems(word)
+
+
+@lru_cache(maxsize=20000)
 def _word_stems(word):
     return frozenset(t.text for t in ANALYZER(word)) | frozenset(t.text for t in PHRASE_ANALYZER(word))
 
 
+@lru_cache(maxsize=4096)
+def _body_words(body):
+    """Each word of a stored body with its stems, worked out once per document."""
+    return tuple((m, _word_stems(m.group())) for m in WORD.finditer(body))
+
+
 def snippet(body, marked, width=180):
     """An escaped excerpt of ``body`` around its first matching word, matches in <mark>."""
-    words = list(WORD.finditer(body))
-    hits = [m for m in words if marked and _word_stems(m.group()) & marked]
+    hits = [m for m, word_stems in _body_words(body) if marked and word_stems & marked] if marked else []
     if not hits:
         return Markup(escape(body[:width] + ("…" if len(body) > width else "")))
     start = max(0, hits[0].start() - 50)
