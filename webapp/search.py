@@ -31,7 +31,7 @@ from flask import current_app
 from markupsafe import Markup, escape
 from whoosh import index as whoosh_index
 from whoosh import query as wq
-from whoosh.matching import IntersectionMatcher, UnionMatcher
+from whoosh.matching import IntersectionMatcher, ListMatcher, NullMatcher, UnionMatcher, WrappingMatcher
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.support.charset import accent_map
@@ -40,13 +40,15 @@ from whoosh.analysis import CharsetFilter
 from .content_store import get_library
 
 # Bump when the schema or analysis changes, so existing indexes are rebuilt.
-INDEX_VERSION = "4"
+INDEX_VERSION = "5"
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
 MAX_FUZZY_CANDIDATES = 6
 MAX_PHRASE_WORDS = 4
 CACHE_SIZE = 512
 LIMIT_MAX = 50
+# How players ask, not what they ask about: dropped from a query that has other words
+QUESTION_WORDS = frozenset("how many much what whats which who why where does do did i me my happens happen".split())
 KEEP_BUILDS = 3
 WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 
@@ -121,11 +123,14 @@ SCHEMA = Schema(
     title=TEXT(analyzer=ANALYZER, stored=True, field_boost=3.0),
     aliases=TEXT(analyzer=ANALYZER, stored=True, field_boost=2.0),
     body=TEXT(analyzer=ANALYZER, stored=True),
+    # the titles of the section and the phases or rules an entry sits in: "free council
+    # doubling" finds the doubling step of The Free Council even though the step never names it
+    context=TEXT(analyzer=ANALYZER, field_boost=0.1),
     concepts=KEYWORD(scorable=True, field_boost=2.0),
     url=STORED,
     trail=STORED,
 )
-TEXT_FIELDS = ("title", "aliases", "body")
+TEXT_FIELDS = ("title", "aliases", "body", "context")
 
 
 def fold(text: str) -> str:
@@ -177,7 +182,7 @@ def documents(library):
             yield {
                 "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
                 "title": section.title, "aliases": "", "body": f"{section.summary} {section.text}".strip(),
-                "url": section.url, "trail": [game.short_title],
+                "context": "", "url": section.url, "trail": [game.short_title],
             }
             continue
         trail = [game.short_title, game.sections[section.id].title]
@@ -190,7 +195,7 @@ def documents(library):
         yield {
             "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
             "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
-            "body": entry.text, "url": entry.url, "trail": trail,
+            "body": entry.text, "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
         }
 
 
@@ -315,6 +320,51 @@ class AnyOf(wq.Or):
         return self._tree_matcher(subs, UnionMatcher, searcher, context, None)
 
 
+class HeldTerm(wq.Term):
+    """A Term whose postings come from the open index's memory (see HeldPostings)."""
+
+    def matcher(self, searcher, context=None):
+        held = getattr(searcher, "held_postings", None)
+        if held is None:
+            return super().matcher(searcher, context)
+        m = held.matcher(self.fieldname, self.text)
+        return WrappingMatcher(m, boost=self.boost) if self.boost != 1.0 else m
+
+
+class HeldPostings:
+    """Each word's postings and scorer, read from disk once per open index.
+
+    Whoosh decodes a term's postings and sets up its scorer on every query; with a few
+    hundred documents the lists are short, so keeping them saves most of a query's cost.
+    Only words the index holds are kept, so the memory is bounded by the index's vocabulary.
+    """
+
+    def __init__(self, searcher, terms):
+        self.searcher = searcher
+        self.terms = terms
+        self.lists = {}
+
+    def matcher(self, fieldname, text):
+        key = (fieldname, text)
+        held = self.lists.get(key)
+        if held is None:
+            if text not in self.terms.get(fieldname, ()):
+                return NullMatcher()
+            searcher = self.searcher
+            btext = searcher.schema[fieldname].to_bytes(text)
+            postings = searcher.reader().postings(fieldname, btext)
+            ids, weights = [], []
+            while postings.is_active():
+                ids.append(postings.id())
+                weights.append(postings.weight())
+                postings.next()
+            held = (ids, weights, searcher.weighting.scorer(searcher, fieldname, btext),
+                    (fieldname, btext), searcher.reader().term_info(fieldname, btext))
+            self.lists[key] = held
+        ids, weights, scorer, term, terminfo = held
+        return ListMatcher(ids, weights, scorer=scorer, term=term, terminfo=terminfo)
+
+
 class AllOf(wq.And):
     """Matches documents that match every subquery, through an order-keeping tree."""
 
@@ -384,7 +434,8 @@ class SearchIndex:
         folder = self.link.parent / target
         ix = whoosh_index.open_dir(str(folder))
         searcher = ix.searcher()
-        self.terms = {name: set(searcher.reader().field_terms(name)) for name in TEXT_FIELDS}
+        self.terms = {name: set(searcher.reader().field_terms(name)) for name in (*TEXT_FIELDS, "concepts")}
+        searcher.held_postings = HeldPostings(searcher, self.terms)
         self.vocabulary = json.loads((folder / "vocabulary.json").read_text())
         self.deletions = _deletion_table(self.vocabulary)
         self.sorted_words = sorted(self.vocabulary)
@@ -410,8 +461,8 @@ class SearchIndex:
         # only the fields that hold the word: a field without it would match nothing anyway
         names = [name for name in TEXT_FIELDS if token in self.terms[name]] or ["body"]
         if len(names) == 1:
-            return wq.Term(names[0], token, boost=boost)
-        return AnyOf([wq.Term(name, token, boost=boost) for name in names])
+            return HeldTerm(names[0], token, boost=boost)
+        return AnyOf([HeldTerm(name, token, boost=boost) for name in names])
 
     def _word_query(self, word, fuzzy, unfinished=False):
         """A query for one typed word; (query or None, corrected: bool).
@@ -510,6 +561,7 @@ class SearchIndex:
             if q is not None:
                 groups.append(q)
         words = WORD.findall(rest)[:MAX_QUERY_WORDS]
+        words = [w for w in words if fold(w) not in QUESTION_WORDS] or words
         # each word's stems once: the stems of a run of words are the runs of their stems
         word_stems = [_typed_word_stems(word) for word in words]
         i = 0
@@ -524,9 +576,9 @@ class SearchIndex:
                 # A glossary term or alias: any phrase of its group matches, the typed words
                 # in a title score highest.
                 n, key = matched
-                alternatives = [wq.Term("concepts", group) for group in self.concepts[key]]
-                alternatives += [wq.Phrase(name, key.split()) if n > 1 else wq.Term(name, key)
-                                 for name in ("title", "aliases")]
+                alternatives = [HeldTerm("concepts", group) for group in self.concepts[key]]
+                alternatives += [wq.Phrase(name, key.split()) if n > 1 else HeldTerm(name, key)
+                                 for name in ("title", "aliases", "context")]
                 groups.append(AnyOf(alternatives))
                 i += n
                 continue
@@ -566,9 +618,10 @@ class SearchIndex:
         if results.scored_length() == 0 and len(groups) > 1:
             query = AnyOf(groups)
             results = searcher.search(query, limit=None, filter=filter_q)
-        marked = self._marked_stems(query)
-        hits = [self._hit(self.stored[docnum], marked) for _, docnum in results.top_n[:limit]]
+        ranked = [docnum for _, docnum in results.top_n]
         total = results.scored_length()
+        marked = self._marked_stems(query)
+        hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
         suggestion = self.suggest(text) if (corrected or not hits) else None
         if suggestion and not hits and not self._has_hits(suggestion, filter_q):
             suggestion = None  # offer only a correction that finds something
