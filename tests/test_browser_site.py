@@ -215,6 +215,15 @@ def test_calculator_bad_value_shows_the_error_beside_the_field(new_page, live_se
     assert page.locator("section.result").count() == 0
 
 
+def test_calculator_keeps_text_typed_where_a_number_goes(new_page, live_server):
+    # a number box cannot show "x": the field with the error must show what the player typed
+    page = new_page(service_workers="block")
+    page.goto(f"{live_server}/wotr/calc/battle?attacker_regulars=3&attacker_elites=x&defender_regulars=2")
+    assert page.input_value("#f-attacker_elites") == "x"
+    assert "whole number" in page.locator("#e-attacker_elites").inner_text()
+    assert page.input_value("#f-attacker_regulars") == "3"
+
+
 # --- Offline ------------------------------------------------------------------------------------
 
 @pytest.fixture
