@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from webapp.content import GAME_IDS, load_library
-from webapp.search import build_index, fold, index_link, search
+from webapp.search import build_index, fold, get_search_index, index_link, search
 from conftest import CONTENT
 
 QUESTIONS = sorted(Path(__file__).parent.glob("search_questions/*.yaml"))
@@ -206,3 +206,20 @@ def test_build_index_command(runner):
     result = runner.invoke(args=["build-index", "--force"])
     assert result.exit_code == 0, result.output
     assert "index built in" in result.output
+
+
+def test_postings_held_in_memory_rank_exactly_as_whoosh_reads_them(app):
+    questions = [item["q"] for path in QUESTIONS for item in yaml.safe_load(path.read_text())]
+    with app.app_context():
+        index = get_search_index()
+        index.current()
+        held = [index._search(q, None, 10, True).as_json() for q in questions]
+        searcher = index.searcher
+        keep = searcher.held_postings
+        del searcher.held_postings
+        try:
+            read = [index._search(q, None, 10, True).as_json() for q in questions]
+        finally:
+            searcher.held_postings = keep
+    assert len(held) >= 30 and any(h["results"] for h in held)
+    assert held == read
