@@ -69,6 +69,17 @@ def test_print_sheet_has_every_phase_and_no_navigation(client, game_id):
     assert "<nav" not in html and "<button" not in html and "<form" not in html
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_print_sheet_gives_each_listed_rule_its_text(client, game_id):
+    # a result name alone ("Rout.") tells a player nothing: each child rule carries its body
+    game = LIBRARY.games[game_id]
+    html = client.get(f"/{game_id}/print").get_data(as_text=True)
+    children = [child for ref in game.print_ids for child in getattr(game.lookup(ref), "entries", ())
+                if not child.table and child.html]
+    for child in children:
+        assert child.html in html, child.id
+
+
 def test_combined_print_sheet(client):
     html = client.get("/print?games=wotr,meccg").get_data(as_text=True)
     assert html.count('class="sheet"') == 2
