@@ -618,10 +618,9 @@ class SearchIndex:
         if results.scored_length() == 0 and len(groups) > 1:
             query = AnyOf(groups)
             results = searcher.search(query, limit=None, filter=filter_q)
-        ranked = [docnum for _, docnum in results.top_n]
         total = results.scored_length()
         marked = self._marked_stems(query)
-        hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
+        hits = [self._hit(self.stored[docnum], marked) for _, docnum in results.top_n[:limit]]
         suggestion = self.suggest(text) if (corrected or not hits) else None
         if suggestion and not hits and not self._has_hits(suggestion, filter_q):
             suggestion = None  # offer only a correction that finds something
@@ -730,7 +729,7 @@ def _body_words(body):
 
 def snippet(body, marked, width=180):
     """An escaped excerpt of ``body`` around its first matching word, matches in <mark>."""
-    hits = [m for m, word_stems in _body_words(body) if marked and word_stems & marked] if marked else []
+    hits = [m for m, word_stems in _body_words(body) if word_stems & marked] if marked else []
     if not hits:
         return Markup(escape(body[:width] + ("…" if len(body) > width else "")))
     start = max(0, hits[0].start() - 50)
