@@ -1,0 +1,36 @@
+"""Checks on what an engine is given: each failure is an InputError naming the field."""
+
+
+class InputError(ValueError):
+    """An engine input outside what the rules or the engine allow.
+
+    ``field`` is the parameter's name as the API and the form know it (for example
+    ``attacker_regulars``); ``message`` says what is allowed, without the name.
+    """
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+def require_int(name: str, value, low: int, high: int) -> int:
+    """Return value when it is a whole number in low..high, else raise InputError naming it."""
+    # bool is a subclass of int, but True is not a number anyone means to type here
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(name, f"a whole number from {low} to {high}")
+    return value
+
+
+def require_bool(name: str, value) -> bool:
+    """Return value when it is True or False, else raise InputError naming it."""
+    if not isinstance(value, bool):
+        raise InputError(name, "true or false")
+    return value
+
+
+def require_choice(name: str, value, choices) -> str:
+    """Return value when it is one of choices, else raise InputError naming it."""
+    if not isinstance(value, str) or value not in choices:
+        raise InputError(name, f"one of {', '.join(choices)}")
+    return value
