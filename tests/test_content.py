@@ -132,3 +132,97 @@ def test_check_content_command_fails_on_broken_content(content_copy):
     result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])
     assert result.exit_code == 1
     assert "entries[0].colour: unknown key" in result.output
+
+
+def drop_from_sources(root, game_id, entry_id):
+    """Remove an entry id from every rule of a game's sources.yaml."""
+    def drop(data):
+        rules = [rule for section in data["sections"] for rule in section["rules"]] + data.get("rulebook", [])
+        for rule in rules:
+            rule["ids"] = [ref for ref in rule["ids"] if ref != entry_id]
+
+    mutate(root / game_id / "sources.yaml", drop)
+
+
+def test_entry_whose_source_is_removed_is_rejected_naming_file_and_entry(content_copy):
+    drop_from_sources(content_copy, "wotr", "round-leader-reroll")
+    problems = problems_for(content_copy)
+    assert problems == [
+        "content/wotr/combat-round.yaml: entries[3]: 'round-leader-reroll' has no source: map a rule to it "
+        "in sources.yaml, or say how it is derived in a 'source' key"
+    ], problems
+
+
+def test_check_content_command_fails_on_an_entry_without_a_source(content_copy):
+    drop_from_sources(content_copy, "wotr", "round-leader-reroll")
+    result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])
+    assert result.exit_code == 1
+    assert "content/wotr/combat-round.yaml: entries[3]: 'round-leader-reroll' has no source" in result.output
+
+
+def test_term_whose_derived_source_is_removed_is_rejected(content_copy):
+    path = content_copy / "wotr-cards" / "glossary.yaml"
+    index = next(i for i, t in enumerate(yaml.safe_load(path.read_text())["terms"]) if t.get("source"))
+    mutate(path, lambda d: d["terms"][index].pop("source"))
+    problems = problems_for(content_copy)
+    assert len(problems) == 1 and problems[0].startswith(f"content/wotr-cards/glossary.yaml: terms[{index}]: "), problems
+    assert "has no source" in problems[0]
+
+
+def test_new_entry_without_a_source_is_rejected(content_copy):
+    path = first_sequence_file(content_copy)
+    mutate(path, lambda d: d["entries"].append({"id": "brand-new-step", "title": "A new step"}))
+    problems = problems_for(content_copy)
+    assert any(p.startswith(f"content/wotr/{path.name}: entries[") and "'brand-new-step' has no source" in p
+               for p in problems), problems
+
+
+def test_new_entry_with_a_derived_source_loads_and_shows_it(content_copy):
+    path = first_sequence_file(content_copy)
+    mutate(path, lambda d: d["entries"].append(
+        {"id": "brand-new-step", "title": "A new step", "source": "steps 2 and 3 of the summary, together"}))
+    entry = load_library(content_copy).games["wotr"].lookup("brand-new-step")
+    assert [str(source) for source in entry.sources] == ["Derived: steps 2 and 3 of the summary, together"]
+
+
+def test_source_key_on_an_entry_already_mapped_is_rejected(content_copy):
+    path = first_sequence_file(content_copy)
+    mutate(path, lambda d: d["entries"][1].update(source="twice"))
+    problems = problems_for(content_copy)
+    assert any(f"{path.name}: entries[1].source: '" in p and "already has its source in sources.yaml" in p
+               for p in problems), problems
+
+
+def test_sources_naming_an_unknown_entry_or_a_bad_key_are_rejected(content_copy):
+    def break_sources(data):
+        data["sections"][0]["rules"][0]["ids"].append("no-such-rule")
+        data["sections"][1]["pages"] = 3
+
+    mutate(content_copy / "meq" / "sources.yaml", break_sources)
+    problems = problems_for(content_copy)
+    assert any(p.startswith("content/meq/sources.yaml: sections[0].rules[0].ids[") and "no entry, term or section 'no-such-rule'" in p
+               for p in problems), problems
+    assert any(p.startswith("content/meq/sources.yaml: sections[1].pages: unknown key") for p in problems), problems
+
+
+def test_missing_sources_file_is_rejected(content_copy):
+    (content_copy / "fotf" / "sources.yaml").unlink()
+    problems = problems_for(content_copy)
+    assert any(p.startswith("content/fotf/sources.yaml: cannot be read") for p in problems), problems
+
+
+def test_sources_group_summary_sections_then_rulebook(library):
+    entry = library.games["meccg"].lookup("influence-attempts")
+    assert [source.kind for source in entry.sources] == ["summary", "rulebook"]
+    assert str(entry.sources[0]) == "Summary: Influence Attempts"
+    assert str(entry.sources[1]) == "Published rulebook (not in the summary)"
+
+
+def test_content_readme_documents_every_key_the_loader_accepts():
+    from webapp import content
+
+    readme = (CONTENT / "README.md").read_text(encoding="utf-8")
+    specs = [content.GAME_KEYS, content.SECTION_KEYS, content.ENTRY_KEYS, content.TERM_KEYS, content.TABLE_KEYS,
+             content.SOURCES_KEYS, content.SOURCE_SECTION_KEYS, content.SOURCE_RULE_KEYS]
+    missing = sorted({key for spec in specs for key in spec if f"`{key}`" not in readme and f"{key}:" not in readme})
+    assert not missing, f"content/README.md does not document {missing}"

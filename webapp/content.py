@@ -38,9 +38,15 @@ SECTION_KEYS = {
 ENTRY_KEYS = {
     "id": True, "title": True, "short": False, "body": False, "flags": False, "when": False,
     "see": False, "calculator": False, "table": False, "aliases": False, "entries": False,
+    "source": False,
 }
-TERM_KEYS = {"id": True, "term": True, "aliases": False, "body": True, "see": False}
+TERM_KEYS = {"id": True, "term": True, "aliases": False, "body": True, "see": False, "source": False}
 TABLE_KEYS = {"caption": False, "columns": True, "rows": True}
+# sources.yaml: the game's summary section by section, and what the published rulebook adds.
+SOURCES_FILE = "sources.yaml"
+SOURCES_KEYS = {"summary_file": True, "sections": True, "rulebook": False}
+SOURCE_SECTION_KEYS = {"section": True, "rules": True}
+SOURCE_RULE_KEYS = {"rule": True, "ids": True}
 
 
 class ContentError(Exception):
@@ -56,6 +62,21 @@ class Table:
     caption: str
     columns: list
     rows: list
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an entry's facts come from: ``summary`` sections, the ``rulebook``, or ``derived`` (and how)."""
+
+    kind: str  # summary, rulebook, derived
+    where: tuple = ()  # summary section titles, or the one line saying how it is derived
+
+    def __str__(self):
+        if self.kind == "summary":
+            return "Summary: " + "; ".join(self.where)
+        if self.kind == "rulebook":
+            return "Published rulebook (not in the summary)"
+        return "Derived: " + "; ".join(self.where)
 
 
 @dataclass
@@ -80,6 +101,7 @@ class Entry:
     entries: list = field(default_factory=list)
     parent: Entry | None = None
     depth: int = 0
+    sources: tuple = ()  # Source objects: summary first, then rulebook, or one derived
 
     @property
     def url(self):
@@ -198,6 +220,7 @@ class _Loader:
         self.root = Path(root)
         self.problems = []
         self.pending_refs = []  # (game, file, path, ref) to resolve after everything loads
+        self.mapped_sources = {}  # (game, entry id) -> {kind: [where, ...]} from sources.yaml
         self.md = markdown.Markdown(extensions=["tables", "sane_lists"], output_format="html")
 
     def problem(self, file, path, message):
@@ -296,6 +319,7 @@ class _Loader:
         if len(short_title) > 30:
             self.problem(file, "short_title", "at most 30 characters")
         section_ids = self.string_list(file, "sections", data["sections"])
+        source_ids = self.load_sources(game_id, folder / SOURCES_FILE)
         sections = {}
         entries = {}
         for i, section_id in enumerate(section_ids):
@@ -316,7 +340,10 @@ class _Loader:
             section = self.load_section(game_id, section_id, section_file, entries)
             if section is not None:
                 sections[section_id] = section
-        listed = set(section_ids) | {"game"}
+        for source_file, where, ref in source_ids:
+            if ref not in entries and ref not in sections:
+                self.problem(source_file, where, f"no entry, term or section '{ref}'")
+        listed = set(section_ids) | {"game", Path(SOURCES_FILE).stem}
         for extra in sorted(folder.glob("*.y*ml")):
             if extra.stem not in listed:
                 self.problem(extra, "", "not listed in game.yaml sections")
@@ -453,6 +480,7 @@ class _Loader:
             depth=depth,
         )
         entry.text = plain_text(entry.html)
+        entry.sources = self.entry_sources(game_id, file, path, entry.id, raw.get("source"))
         if entry.table is not None:
             cells = [entry.table.caption, *entry.table.columns, *(c for row in entry.table.rows for c in row)]
             entry.text = f"{entry.text} {' '.join(cells)}".strip()
@@ -489,11 +517,65 @@ class _Loader:
             aliases=tuple(self.string_list(file, f"{path}.aliases", raw.get("aliases"))),
         )
         term.text = plain_text(term.html)
+        term.sources = self.entry_sources(game_id, file, path, term.id, raw.get("source"))
         term._file, term._path = file, path
         term._see_raw = self.string_list(file, f"{path}.see", raw.get("see"))
         if not self.register(file, path, term, entries):
             return None
         return term
+
+    def load_sources(self, game_id, file):
+        """Read sources.yaml into ``mapped_sources``; return (file, path, id) for every id it names."""
+        data = self.read_yaml(file)
+        if data is None or not self.check_keys(file, "", data, SOURCES_KEYS):
+            return []
+        self.text(file, "summary_file", data["summary_file"], required=True)
+        found = []
+        for i, section in enumerate(self.list_of(file, "sections", data["sections"])):
+            path = f"sections[{i}]"
+            if not isinstance(section, dict):
+                self.problem(file, path, "must be a mapping with section and rules")
+            elif self.check_keys(file, path, section, SOURCE_SECTION_KEYS):
+                where = self.text(file, f"{path}.section", section["section"], required=True)
+                found += self.source_rules(game_id, file, f"{path}.rules", section["rules"], "summary", where)
+        found += self.source_rules(game_id, file, "rulebook", data.get("rulebook") or [], "rulebook", "")
+        return found
+
+    def source_rules(self, game_id, file, path, rules, kind, where):
+        found = []
+        for i, rule in enumerate(self.list_of(file, path, rules)):
+            rule_path = f"{path}[{i}]"
+            if not isinstance(rule, dict):
+                self.problem(file, rule_path, "must be a mapping with rule and ids")
+                continue
+            if not self.check_keys(file, rule_path, rule, SOURCE_RULE_KEYS):
+                continue
+            self.text(file, f"{rule_path}.rule", rule["rule"], required=True)
+            for j, ref in enumerate(self.string_list(file, f"{rule_path}.ids", rule["ids"])):
+                found.append((file, f"{rule_path}.ids[{j}]", ref))
+                places = self.mapped_sources.setdefault((game_id, ref), {}).setdefault(kind, [])
+                if where and where not in places:
+                    places.append(where)
+        return found
+
+    def list_of(self, file, path, value):
+        if not isinstance(value, list):
+            self.problem(file, path, "must be a list")
+            return []
+        return value
+
+    def entry_sources(self, game_id, file, path, entry_id, derived):
+        """The entry's sources: what sources.yaml maps to it, or its own ``source`` (how it is derived)."""
+        mapped = self.mapped_sources.get((game_id, entry_id), {})
+        derived = self.text(file, f"{path}.source", derived).strip()
+        if derived and mapped:
+            self.problem(file, f"{path}.source", f"'{entry_id}' already has its source in {SOURCES_FILE}; keep only one")
+        elif not derived and not mapped:
+            self.problem(file, path, f"'{entry_id}' has no source: map a rule to it in {SOURCES_FILE}, "
+                                     "or say how it is derived in a 'source' key")
+        if not mapped:
+            return (Source("derived", (derived,)),) if derived else ()
+        return tuple(Source(kind, tuple(mapped[kind])) for kind in ("summary", "rulebook") if kind in mapped)
 
     def load_table(self, file, path, raw):
         if raw is None:
