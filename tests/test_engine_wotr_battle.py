@@ -230,7 +230,7 @@ def test_siege_round_limit_pays_nothing_after_the_last_round():
 
 
 def test_siege_limits_defenders_to_five():
-    with pytest.raises(ValueError, match=r"^defender units: at most 5"):
+    with pytest.raises(ValueError, match=r"^defender_regulars: at most 5"):
         battle(Army(5, 0), Army(4, 2), terrain="siege")
     battle(Army(5, 0), Army(3, 2), terrain="siege", rounds=1)  # 5 is allowed
 
@@ -380,15 +380,15 @@ def test_property_probabilities(attacker, defender, terrain, rounds, ceases, sie
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"attacker": Army(11, 0)}, r"^attacker\.regulars: a whole number from 0 to 10"),
-    ({"defender": Army(0, -1)}, r"^defender\.elites: a whole number from 0 to 10"),
-    ({"attacker": Army(0, 0)}, r"^attacker units: regulars \+ elites from 1 to 10"),
-    ({"defender": Army(6, 5)}, r"^defender units: regulars \+ elites from 1 to 10"),
-    ({"attacker": Army(1, 0, leadership=11)}, r"^attacker\.leadership: a whole number from 0 to 10"),
-    ({"attacker": Army(1, 0, modifier=6)}, r"^attacker\.modifier: a whole number from -5 to 5"),
-    ({"defender": Army(1, 0, reroll_modifier=-6)}, r"^defender\.reroll_modifier: a whole number from -5 to 5"),
-    ({"defender": Army(1, 0, casualty_policy="random")}, r"^defender\.casualty_policy: one of strength, elites"),
-    ({"attacker": Army(1, 0, modifier_rounds="second")}, r"^attacker\.modifier_rounds: one of all, first"),
+    ({"attacker": Army(11, 0)}, r"^attacker_regulars: a whole number from 0 to 10"),
+    ({"defender": Army(0, -1)}, r"^defender_elites: a whole number from 0 to 10"),
+    ({"attacker": Army(0, 0)}, r"^attacker_regulars: regulars \+ elites from 1 to 10"),
+    ({"defender": Army(6, 5)}, r"^defender_regulars: regulars \+ elites from 1 to 10"),
+    ({"attacker": Army(1, 0, leadership=11)}, r"^attacker_leadership: a whole number from 0 to 10"),
+    ({"attacker": Army(1, 0, modifier=6)}, r"^attacker_modifier: a whole number from -5 to 5"),
+    ({"defender": Army(1, 0, reroll_modifier=-6)}, r"^defender_reroll_modifier: a whole number from -5 to 5"),
+    ({"defender": Army(1, 0, casualty_policy="random")}, r"^defender_policy: one of strength, elites"),
+    ({"attacker": Army(1, 0, modifier_rounds="second")}, r"^attacker_modifier_rounds: one of all, first"),
     ({"terrain": "forest"}, r"^terrain: one of field, city, fortification, siege"),
     ({"rounds": 0}, r"^rounds: a whole number from 1 to 100"),
     ({"rounds": 101}, r"^rounds: a whole number from 1 to 100"),

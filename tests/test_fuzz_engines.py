@@ -159,7 +159,9 @@ def test_battle_refuses_a_bad_army_value_by_name(side, field, data):
         bad = data.draw(bad_choice(ARMY_CHOICES[field]))
     armies = {"attacker": Army(1, 1), "defender": Army(1, 0)}
     armies[side] = Army(**{"regulars": 1, "elites": 0, field: bad})
-    refuses(lambda: battle(armies["attacker"], armies["defender"]), f"{side}.{field}")
+    # named as the API and the form name it: attacker_regulars, defender_policy, ...
+    api_name = "policy" if field == "casualty_policy" else field
+    refuses(lambda: battle(armies["attacker"], armies["defender"]), f"{side}_{api_name}")
 
 
 @FAST

@@ -5,8 +5,9 @@ Three rolls are covered: the search roll (search dice against Frodo), the battle
 at Mount Doom to destroy the One Ring.
 
 The rules give each die's results but not how many faces show each one, so every function
-takes the face counts as an input (`faces`). `load_faces` reads them from
-content/fotf/data/dice.yaml, whose counts are a placeholder marked unverified.
+takes the face counts as an input (`faces`). The app reads them from
+content/fotf/data/dice.yaml through the content library; those counts are a placeholder
+marked unverified.
 
 Everything is exact: probabilities are fractions.Fraction, built by walking every way the
 dice can land and every re-roll, never by sampling.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-import yaml
+from .inputs import InputError, require_bool, require_choice, require_int
 
 SEARCH_FACES = ("slip_by", "weary", "exposed", "recall")
 BATTLE_FACES = ("rout", "exchange", "overrun", "nazgul")
@@ -29,6 +30,8 @@ MAX_NAZGUL = 9  # the game has 9 Nazgûl
 MAX_SHADOW_TROOPS = 39  # 18 placed at setup plus 21 left in the supply
 MAX_FRIENDLY_TROOPS = 99
 MAX_HOPE = 30  # the summary does not give the length of the hope track; a generous bound
+MAX_FACES = 20  # faces of one die showing one result: the summary does not give a die's faces; a generous bound
+INITIATORS = ("attack", "shadow", "skies-darken")
 
 _FACE_LABELS = {
     "slip_by": "slip by",
@@ -45,74 +48,30 @@ _FACE_LABELS = {
 # --------------------------------------------------------------------------- validation
 
 
-def _whole(name, value, low, high):
-    """Return value if it is an int from low to high, else raise ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name}: a whole number from {low} to {high}")
-    return value
-
-
-def _flag(name, value):
-    if not isinstance(value, bool):
-        raise ValueError(f"{name}: true or false")
-    return value
-
-
 def _die_faces(faces, die):
     """The face counts of one die from `faces`.
 
-    `faces` may be the whole mapping `load_faces` returns (with "search" and "battle"
-    keys) or just the face counts of the die in question.
+    `faces` may be the whole mapping of both dice (with "search" and "battle" keys, as
+    content/fotf/data/dice.yaml holds them) or just the face counts of the die in question.
     """
     names = SEARCH_FACES if die == "search" else BATTLE_FACES
     if isinstance(faces, dict) and die in faces:
         faces = faces[die]
     if not isinstance(faces, dict):
-        raise ValueError(f"faces: a mapping of the {die} die faces {', '.join(names)} to counts")
+        raise InputError("faces", f"a mapping of the {die} die faces {', '.join(names)} to counts")
     unknown = sorted(map(str, set(faces) - set(names)))  # keys of any type, so sort their text
     missing = [n for n in names if n not in faces]
     if unknown or missing:
-        raise ValueError(
-            f"faces: the {die} die needs exactly the faces {', '.join(names)}"
+        raise InputError(
+            "faces",
+            f"the {die} die needs exactly the faces {', '.join(names)}"
             + (f" (missing {', '.join(missing)})" if missing else "")
             + (f" (unknown {', '.join(map(str, unknown))})" if unknown else "")
         )
-    counts = {}
-    for n in names:
-        c = faces[n]
-        if isinstance(c, bool) or not isinstance(c, int) or c < 0:
-            raise ValueError(f"faces: {die} face {n} must be a whole number of faces, 0 or more")
-        counts[n] = c
+    counts = {name: require_int("faces", faces[name], 0, MAX_FACES) for name in names}
     if sum(counts.values()) < 1:
-        raise ValueError(f"faces: the {die} die needs at least one face")
+        raise InputError("faces", f"the {die} die needs at least one face")
     return counts
-
-
-def load_faces(path) -> dict:
-    """Read and validate a dice face file such as content/fotf/data/dice.yaml.
-
-    Returns {"search": {face: count}, "battle": {face: count}, "verified": bool, "note": str}.
-    Raises ValueError naming what is wrong.
-    """
-    with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
-    if not isinstance(data, dict):
-        raise ValueError("path: a YAML mapping with search and battle face counts")
-    verified = data.get("verified", False)
-    if not isinstance(verified, bool):
-        raise ValueError("verified: true or false")
-    note = data.get("note", "")
-    if not isinstance(note, str):
-        raise ValueError("note: text")
-    for die in ("search", "battle"):
-        if die not in data:
-            raise ValueError(f"{die}: the face counts of the {die} die are missing")
-    return {
-        "search": _die_faces(data["search"], "search"),
-        "battle": _die_faces(data["battle"], "battle"),
-        "verified": verified,
-        "note": note,
-    }
 
 
 # --------------------------------------------------------------------------- internals
@@ -233,16 +192,16 @@ def search_roll(
     "recall": [P(0 Nazgûl sent), ..., P(dice)], "expected_recall",
     "expected_rerolls_spent", "steps"}.
     """
-    _whole("dice", dice, 0, MAX_SEARCH_DICE)
+    require_int("dice", dice, 0, MAX_SEARCH_DICE)
     counts = _die_faces(faces, "search")
-    _flag("in_haven", in_haven)
-    _flag("nazgul_present", nazgul_present)
-    _flag("in_mordor", in_mordor)
-    _whole("rerolls", rerolls, 0, MAX_REROLLS)
+    require_bool("in_haven", in_haven)
+    require_bool("nazgul_present", nazgul_present)
+    require_bool("in_mordor", in_mordor)
+    require_int("rerolls", rerolls, 0, MAX_REROLLS)
     if nazgul is not None:
-        _whole("nazgul", nazgul, 0, MAX_NAZGUL)
+        require_int("nazgul", nazgul, 0, MAX_NAZGUL)
         if (nazgul > 0) != nazgul_present:
-            raise ValueError("nazgul: must be 0 when nazgul_present is false and at least 1 when it is true")
+            raise InputError("nazgul", "must be 0 when nazgul_present is false and at least 1 when it is true")
 
     if nazgul_present and not in_mordor:
         recall_limit = dice if nazgul is None else min(dice, nazgul)
@@ -301,12 +260,11 @@ def battle_dice(initiator, friendly_troops, shadow_troops) -> int:
     initiator "shadow" or "skies-darken" (a shadow card or Skies Darken card starts it):
     1 per shadow troop, at most 3.
     """
-    if initiator not in ("attack", "shadow", "skies-darken"):
-        raise ValueError("initiator: one of attack, shadow, skies-darken")
-    _whole("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
-    _whole("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    require_choice("initiator", initiator, INITIATORS)
+    require_int("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
+    require_int("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
     if shadow_troops == 0:
-        raise ValueError("shadow_troops: a battle needs at least 1 shadow troop in the location")
+        raise InputError("shadow_troops", "a battle needs at least 1 shadow troop in the location")
     if initiator == "attack":
         return min(max(friendly_troops, 1), MAX_BATTLE_DICE)
     return min(shadow_troops, MAX_BATTLE_DICE)
@@ -343,13 +301,13 @@ def battle_roll(
     haven_lost is P(no friendly troops left while shadow troops remain) in a haven, and
     None elsewhere.
     """
-    _whole("dice", dice, 1, MAX_BATTLE_DICE)
+    require_int("dice", dice, 1, MAX_BATTLE_DICE)
     counts = _die_faces(faces, "battle")
-    _whole("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
-    _whole("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
-    _flag("in_haven", in_haven)
-    _flag("nazgul_present", nazgul_present)
-    _whole("rerolls", rerolls, 0, MAX_REROLLS)
+    require_int("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
+    require_int("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    require_bool("in_haven", in_haven)
+    require_bool("nazgul_present", nazgul_present)
+    require_int("rerolls", rerolls, 0, MAX_REROLLS)
 
     total = sum(counts.values())
     probs = [Fraction(0)] * 5
@@ -437,12 +395,12 @@ def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0) -> di
     Returns {"dice", "win": P, "hope_lost": [P(0), ..., P(dice)], "expected_hope_lost",
     "expected_rerolls_spent", "steps"}.
     """
-    _whole("nazgul", nazgul, 0, MAX_NAZGUL)
-    _whole("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
-    _whole("hope", hope, 1, MAX_HOPE)
-    _whole("hope_missing", hope_missing, 0, MAX_HOPE)
+    require_int("nazgul", nazgul, 0, MAX_NAZGUL)
+    require_int("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    require_int("hope", hope, 1, MAX_HOPE)
+    require_int("hope_missing", hope_missing, 0, MAX_HOPE)
     counts = _die_faces(faces, "search")
-    _whole("rerolls", rerolls, 0, MAX_REROLLS)
+    require_int("rerolls", rerolls, 0, MAX_REROLLS)
 
     wanted = nazgul + shadow_troops + hope_missing
     dice = min(wanted, MAX_SEARCH_DICE)

@@ -8,21 +8,18 @@ The Shadow Falls.
 
 from __future__ import annotations
 
+from .inputs import InputError, require_bool, require_int
+
 MAX_SPACES = 50
+SAURON_MARKERS = 3
 
 
-def _spaces(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SPACES:
-        raise ValueError(f"{name}: a whole number of spaces from 0 to {MAX_SPACES}")
-    return value
-
-
-def _three(name, values):
-    if not isinstance(values, (list, tuple)) or len(values) != 3:
-        raise ValueError(f"{name}: exactly 3 values, one per Sauron story marker, each 0 to {MAX_SPACES}")
-    for v in values:
-        _spaces(name, v)
-    return list(values)
+def _per_marker(name, values):
+    """One distance per Sauron story marker."""
+    if not isinstance(values, (list, tuple)) or len(values) != SAURON_MARKERS:
+        raise InputError(name, f"exactly {SAURON_MARKERS} values, one per Sauron story marker, "
+                               f"each 0 to {MAX_SPACES}")
+    return [require_int(name, spaces, 0, MAX_SPACES) for spaces in values]
 
 
 def dominance(hero_to_finale, sauron_to_finale, sauron_to_shadow_falls, first_turn=False) -> dict:
@@ -42,11 +39,10 @@ def dominance(hero_to_finale, sauron_to_finale, sauron_to_shadow_falls, first_tu
     "dominant": "heroes"|"sauron"|"none", "event": "lowest"|"highest"|"draw-one",
     "ringwraiths_modifier", "finale_begins", "steps"}.
     """
-    _spaces("hero_to_finale", hero_to_finale)
-    to_finale = _three("sauron_to_finale", sauron_to_finale)
-    to_falls = _three("sauron_to_shadow_falls", sauron_to_shadow_falls)
-    if not isinstance(first_turn, bool):
-        raise ValueError("first_turn: true or false")
+    require_int("hero_to_finale", hero_to_finale, 0, MAX_SPACES)
+    to_finale = _per_marker("sauron_to_finale", sauron_to_finale)
+    to_falls = _per_marker("sauron_to_shadow_falls", sauron_to_shadow_falls)
+    require_bool("first_turn", first_turn)
 
     heroes = hero_to_finale
     closest = min(to_finale)

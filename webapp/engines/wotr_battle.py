@@ -43,6 +43,7 @@ from functools import lru_cache
 from math import prod
 
 from . import wotr_combat
+from .inputs import InputError, require_bool, require_choice, require_int
 from .wotr_combat import approximately, combat_roll_weights, hit_text
 
 TERRAINS = ("field", "city", "fortification", "siege")
@@ -99,30 +100,20 @@ class Army:
 # --------------------------------------------------------------------------- validation
 
 
-def _whole(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name}: a whole number from {low} to {high}")
-    return value
-
-
-def _choice(name, value, allowed):
-    if value not in allowed:
-        raise ValueError(f"{name}: one of {', '.join(allowed)}")
-    return value
-
-
 def _check_army(side, army):
+    """Check one Army; errors name the field as the API and the form do (attacker_regulars, ...)."""
     if not isinstance(army, Army):
-        raise ValueError(f"{side}: an Army")
-    _whole(f"{side}.regulars", army.regulars, 0, MAX_UNITS)
-    _whole(f"{side}.elites", army.elites, 0, MAX_UNITS)
+        raise InputError(side, "an Army")
+    require_int(f"{side}_regulars", army.regulars, 0, MAX_UNITS)
+    require_int(f"{side}_elites", army.elites, 0, MAX_UNITS)
     if not 1 <= army.units <= MAX_UNITS:
-        raise ValueError(f"{side} units: regulars + elites from 1 to {MAX_UNITS}")
-    _whole(f"{side}.leadership", army.leadership, 0, MAX_LEADERSHIP)
-    _choice(f"{side}.casualty_policy", army.casualty_policy, CASUALTY_POLICIES)
-    _whole(f"{side}.modifier", army.modifier, -MAX_MODIFIER, MAX_MODIFIER)
-    _whole(f"{side}.reroll_modifier", army.reroll_modifier, -MAX_MODIFIER, MAX_MODIFIER)
-    _choice(f"{side}.modifier_rounds", army.modifier_rounds, MODIFIER_ROUNDS)
+        # regulars and elites together: named by the first of the two
+        raise InputError(f"{side}_regulars", f"regulars + elites from 1 to {MAX_UNITS}")
+    require_int(f"{side}_leadership", army.leadership, 0, MAX_LEADERSHIP)
+    require_choice(f"{side}_policy", army.casualty_policy, CASUALTY_POLICIES)
+    require_int(f"{side}_modifier", army.modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int(f"{side}_reroll_modifier", army.reroll_modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    require_choice(f"{side}_modifier_rounds", army.modifier_rounds, MODIFIER_ROUNDS)
 
 
 # --------------------------------------------------------------------------- casualties
@@ -142,10 +133,10 @@ def remove_casualties(regulars: int, elites: int, hits: int, policy: str = "stre
     then the most Strength. If the hits reach the Army's hit points it is eliminated: (0, 0).
     """
     # checked before the cache: 1.0 or True would otherwise hit a cached answer for 1
-    _choice("policy", policy, CASUALTY_POLICIES)
-    _whole("regulars", regulars, 0, MAX_UNITS)
-    _whole("elites", elites, 0, MAX_UNITS)
-    _whole("hits", hits, 0, 4 * MAX_UNITS)
+    require_choice("policy", policy, CASUALTY_POLICIES)
+    require_int("regulars", regulars, 0, MAX_UNITS)
+    require_int("elites", elites, 0, MAX_UNITS)
+    require_int("hits", hits, 0, 4 * MAX_UNITS)
     return _remove_casualties(regulars, elites, hits, policy)
 
 
@@ -491,16 +482,15 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
     """
     _check_army("attacker", attacker)
     _check_army("defender", defender)
-    _choice("terrain", terrain, TERRAINS)
+    require_choice("terrain", terrain, TERRAINS)
     if rounds is not None:
-        _whole("rounds", rounds, 1, MAX_ROUNDS)
+        require_int("rounds", rounds, 1, MAX_ROUNDS)
     if attacker_ceases_at is not None:
-        _whole("attacker_ceases_at", attacker_ceases_at, 0, MAX_UNITS)
-    if not isinstance(siege_continue, bool):
-        raise ValueError("siege_continue: true or false")
+        require_int("attacker_ceases_at", attacker_ceases_at, 0, MAX_UNITS)
+    require_bool("siege_continue", siege_continue)
     if terrain == "siege" and defender.units > MAX_SIEGE_DEFENDERS:
-        raise ValueError(f"defender units: at most {MAX_SIEGE_DEFENDERS} (regulars + elites) "
-                         f"can defend a Stronghold under siege")
+        raise InputError("defender_regulars", f"at most {MAX_SIEGE_DEFENDERS} (regulars + elites) "
+                                              f"can defend a Stronghold under siege")
 
     chain = _Chain(attacker, defender, terrain, attacker_ceases_at, siege_continue)
     categories = [_outcome(chain.att_states[a], chain.def_states[d]) for a, d in chain.absorbing]

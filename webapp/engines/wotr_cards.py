@@ -13,9 +13,16 @@ attacks on their own.
 
 from __future__ import annotations
 
+from .inputs import InputError, require_bool, require_choice, require_int
+
 TEAMS = ("free-peoples", "shadow")
 ORDERS = ("given", "fewest-losses")
 MAX_ICONS = 99
+MAX_SCORE = 999  # victory points or corruption tokens of one team
+# The summary sets no limit on the cards in one combat; these generous bounds keep a request small.
+MAX_CARDS = 30  # cards attacking, or defending, in one combat
+MAX_ITEMS = 5  # items one defending card carries
+MAX_FACTION_CHARS = 200  # a faction's name
 WINNING_LEAD = 10  # a team wins once it leads by 10 points or more
 
 _TEAM_NAMES = {"free-peoples": "the Free Peoples", "shadow": "the Shadow"}
@@ -32,32 +39,26 @@ def _n(count, word):
 # --------------------------------------------------------------------------- validation
 
 
-def _count(name, value, high=MAX_ICONS):
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise ValueError(f"{name}: a whole number from 0 to {high}")
-    return value
-
-
 def _defender_icons(defenders):
     """Total icons each defender cancels, its items included."""
     if not isinstance(defenders, (list, tuple)):
-        raise ValueError("defenders: a list of defence icon counts, one per card")
+        raise InputError("defenders", "a list of defence icon counts, one per card")
     totals = []
     with_items = []
     for card in defenders:
         if isinstance(card, dict):
             unknown = set(card) - {"defence", "items"}
             if unknown:
-                raise ValueError("defenders: a card is a number or a mapping with defence and items")
-            own = _count("defenders", card.get("defence", 0))
+                raise InputError("defenders", "a card is a number or a mapping with defence and items")
+            own = require_int("defenders", card.get("defence", 0), 0, MAX_ICONS)
             items = card.get("items", [])
             if not isinstance(items, (list, tuple)):
-                raise ValueError("defenders: items must be a list of defence icon counts")
-            item_icons = [_count("defenders", i) for i in items]
+                raise InputError("defenders", "items must be a list of defence icon counts")
+            item_icons = [require_int("defenders", icons, 0, MAX_ICONS) for icons in items]
             totals.append(own + sum(item_icons))
             with_items.append(bool(item_icons))
         else:
-            totals.append(_count("defenders", card))
+            totals.append(require_int("defenders", card, 0, MAX_ICONS))
             with_items.append(False)
     return totals, with_items
 
@@ -72,8 +73,7 @@ def fewest_losses_order(defenders) -> list[int]:
 
 
 def _order(order, defenders, totals):
-    if order not in ORDERS:
-        raise ValueError("order: given or fewest-losses")
+    require_choice("order", order, ORDERS)
     if order == "given":
         return list(range(len(totals))), "the order given"
     return fewest_losses_order(defenders), "most defence icons first, to lose the fewest cards"
@@ -115,10 +115,10 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
     "uncancelled", "winner": "free-peoples"|"shadow", "free_peoples_points",
     "shadow_corruption", "order": [indexes], "order_rule", "steps"}.
     """
-    attack = _count("shadow_attack_icons", shadow_attack_icons)
-    _count("path_defence", path_defence)
+    attack = require_int("shadow_attack_icons", shadow_attack_icons, 0, MAX_ICONS)
+    require_int("path_defence", path_defence, 0, MAX_ICONS)
     totals, with_items = _defender_icons(defenders)
-    _count("path_points", path_points)
+    require_int("path_points", path_points, 0, MAX_ICONS)
     sequence, rule = _order(order, defenders, totals)
 
     cancelled_by_path = min(attack, path_defence)
@@ -158,23 +158,23 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
 
 def _attackers(attackers):
     if not isinstance(attackers, (list, tuple)):
-        raise ValueError("attackers: a list of cards, each with attack, leadership, faction and is_army")
+        raise InputError("attackers", "a list of cards, each with attack, leadership, faction and is_army")
     cards = []
     for card in attackers:
         if not isinstance(card, dict) or "attack" not in card:
-            raise ValueError("attackers: each card is a mapping with at least attack")
+            raise InputError("attackers", "each card is a mapping with at least attack")
         if set(card) - {"attack", "leadership", "faction", "is_army"}:
-            raise ValueError("attackers: a card may only have attack, leadership, faction and is_army")
+            raise InputError("attackers", "a card may only have attack, leadership, faction and is_army")
         faction = card.get("faction", "")
         is_army = card.get("is_army", False)
         if not isinstance(faction, str):
-            raise ValueError("attackers: faction must be text")
+            raise InputError("attackers", "faction must be text")
         if not isinstance(is_army, bool):
-            raise ValueError("attackers: is_army must be true or false")
+            raise InputError("attackers", "is_army must be true or false")
         cards.append(
             {
-                "attack": _count("attackers", card["attack"]),
-                "leadership": _count("attackers", card.get("leadership", 0)),
+                "attack": require_int("attackers", card["attack"], 0, MAX_ICONS),
+                "leadership": require_int("attackers", card.get("leadership", 0), 0, MAX_ICONS),
                 "faction": faction,
                 "is_army": is_army,
             }
@@ -211,14 +211,12 @@ def battleground_combat(
     "uncancelled", "winner": "attackers"|"defenders", "winning_team",
     "free_peoples_points", "shadow_points", "order", "order_rule", "steps"}.
     """
-    if owner not in TEAMS:
-        raise ValueError("owner: free-peoples or shadow")
+    require_choice("owner", owner, TEAMS)
     cards = _attackers(attackers)
-    _count("battleground_defence", battleground_defence)
+    require_int("battleground_defence", battleground_defence, 0, MAX_ICONS)
     totals, with_items = _defender_icons(defenders)
-    if not isinstance(reactivated, bool):
-        raise ValueError("reactivated: true or false")
-    _count("points", points)
+    require_bool("reactivated", reactivated)
+    require_int("points", points, 0, MAX_ICONS)
     sequence, rule = _order(order, defenders, totals)
 
     attacking_team = "shadow" if owner == "free-peoples" else "free-peoples"
@@ -303,9 +301,9 @@ def victory_check(free_peoples_points, shadow_points, shadow_corruption=0) -> di
     Returns {"free_peoples", "shadow", "lead", "leader": team|None,
     "winner": "free-peoples"|"shadow"|None, "steps"}.
     """
-    fp = _count("free_peoples_points", free_peoples_points, 999)
-    sp = _count("shadow_points", shadow_points, 999)
-    corruption = _count("shadow_corruption", shadow_corruption, 999)
+    fp = require_int("free_peoples_points", free_peoples_points, 0, MAX_SCORE)
+    sp = require_int("shadow_points", shadow_points, 0, MAX_SCORE)
+    corruption = require_int("shadow_corruption", shadow_corruption, 0, MAX_SCORE)
     shadow = sp + corruption
     lead = abs(fp - shadow)
     leader = None if fp == shadow else ("free-peoples" if fp > shadow else "shadow")

@@ -17,6 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
+from .inputs import require_int
+
 FACES = 6
 MAX_DICE = 5  # Combat Strength beyond 5 still rolls 5 dice
 MAX_REROLLS = 5  # the Leader re-roll never picks up more than 5 dice
@@ -27,21 +29,14 @@ MAX_MODIFIER = 5  # a modifier beyond +-5 cannot change any face's outcome
 # --------------------------------------------------------------------------- validation
 
 
-def _whole(name, value, low, high):
-    """Return value if it is an int from low to high, else raise ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name}: a whole number from {low} to {high}")
-    return value
-
-
 def _check_roll(dice, hit, modifier, rerolls, reroll_modifier, reroll_hit):
-    _whole("dice", dice, 0, MAX_DICE)
-    _whole("hit", hit, MIN_HIT, MAX_HIT)
-    _whole("modifier", modifier, -MAX_MODIFIER, MAX_MODIFIER)
-    _whole("rerolls", rerolls, 0, MAX_REROLLS)
-    _whole("reroll_modifier", reroll_modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int("dice", dice, 0, MAX_DICE)
+    require_int("hit", hit, MIN_HIT, MAX_HIT)
+    require_int("modifier", modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int("rerolls", rerolls, 0, MAX_REROLLS)
+    require_int("reroll_modifier", reroll_modifier, -MAX_MODIFIER, MAX_MODIFIER)
     if reroll_hit is not None:
-        _whole("reroll_hit", reroll_hit, MIN_HIT, MAX_HIT)
+        require_int("reroll_hit", reroll_hit, MIN_HIT, MAX_HIT)
 
 
 # --------------------------------------------------------------------------- one die
@@ -57,8 +52,8 @@ def die_hits(hit: int, modifier: int) -> Fraction:
 
     A 6 always hits and a 1 always misses; a 2 to 5 hits when face + modifier >= hit.
     """
-    _whole("hit", hit, MIN_HIT, MAX_HIT)
-    _whole("modifier", modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int("hit", hit, MIN_HIT, MAX_HIT)
+    require_int("modifier", modifier, -MAX_MODIFIER, MAX_MODIFIER)
     return Fraction(_hitting_faces(hit, modifier), FACES)
 
 

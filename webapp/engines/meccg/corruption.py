@@ -3,11 +3,12 @@
 from fractions import Fraction
 
 from .dice import TWO_D6_OUTCOMES, chance_at_least, chance_greater, describe_chance, two_d6
-from .inputs import require_bool, require_choice, require_int, signed
+from .inputs import MAX_MODIFIER, MAX_SUPPORT, require_bool, require_choice, require_int, signed
 
 PER_SUPPORTING_CHARACTER = +1
 REMAIN_UNTAPPED_PENALTY = -3
 REMOVAL_COMPARISONS = ("greater", "at-least")
+MAX_CORRUPTION = 30  # corruption points, or the number a corruption card prints for its removal
 
 
 def corruption_check(corruption: int, modifier: int = 0, support: int = 0) -> dict:
@@ -18,9 +19,9 @@ def corruption_check(corruption: int, modifier: int = 0, support: int = 0) -> di
     the character is discarded, two or more below it means the character is eliminated.
     Returns {"pass", "discard", "eliminate": Fractions summing to 1, "steps": [str]}.
     """
-    require_int("corruption", corruption, 0, 30)
-    require_int("modifier", modifier, -20, 20)
-    require_int("support", support, 0, 20)
+    require_int("corruption", corruption, 0, MAX_CORRUPTION)
+    require_int("modifier", modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int("support", support, 0, MAX_SUPPORT)
 
     bonus = modifier + PER_SUPPORTING_CHARACTER * support
     steps = [f"Corruption total {corruption}; modifier {signed(modifier)} and "
@@ -51,8 +52,8 @@ def corruption_removal(need: int, modifier: int = 0, stay_untapped: bool = False
     trying takes -3. Returns {"probability": Fraction, "lowest_roll": int (smallest 2d6 total
     that removes the card), "steps": [str]}.
     """
-    require_int("need", need, 0, 30)
-    require_int("modifier", modifier, -20, 20)
+    require_int("need", need, 0, MAX_CORRUPTION)
+    require_int("modifier", modifier, -MAX_MODIFIER, MAX_MODIFIER)
     require_bool("stay_untapped", stay_untapped)
     require_choice("comparison", comparison, REMOVAL_COMPARISONS)
 

@@ -16,7 +16,7 @@ final total from any one source; reduce the offending source"):
   less there after dead and imprisoned characters are subtracted, even if they are negative.
 """
 
-from .inputs import require_bool, require_choice, require_int
+from .inputs import InputError, require_bool, require_choice, require_int
 
 SOURCES = ("character", "item", "faction", "ally", "kill", "misc")
 # types 1-4: a source doubles when the opponent has nothing in it
@@ -32,20 +32,21 @@ RULESETS = ("seed", "council-of-elrond")
 DEAD_AVATAR_PENALTY = 5
 PER_DUPLICATE_REVEALED = 1
 CALLING_MARSHALLING_POINTS = 25
+MAX_DECK_EXHAUSTIONS = 10
 
 
 def read_player(player, index: int = 0) -> dict:
     """Check one player's entries and fill in what is missing (0, or False for the avatar).
 
-    Raises ValueError("players[i].<key>: ...") for an unknown key or a value out of range.
+    Raises InputError naming "players[i].<key>" for an unknown key or a value out of range.
     """
     if not isinstance(player, dict):
-        raise ValueError(f"players[{index}]: a mapping of marshalling point entries")
+        raise InputError(f"players[{index}]", "a mapping of marshalling point entries")
     known = SOURCES + tuple(PLAYER_COUNTS) + PLAYER_FLAGS
     for key in player:
         if key not in known:
-            raise ValueError(f"players[{index}].{key}: not a Free Council entry; "
-                             f"allowed keys are {', '.join(known)}")
+            raise InputError(f"players[{index}].{key}", f"not a Free Council entry; "
+                                                        f"allowed keys are {', '.join(known)}")
     entries: dict = {}
     for name in SOURCES:
         entries[name] = require_int(f"players[{index}].{name}", player.get(name, 0), *SOURCE_RANGE)
@@ -177,7 +178,7 @@ def free_council(players: list, ruleset: str = "seed") -> dict:
     """
     require_choice("ruleset", ruleset, RULESETS)
     if not isinstance(players, (list, tuple)) or len(players) != 2:
-        raise ValueError("players: a list of exactly two players")
+        raise InputError("players", "a list of exactly two players")
     entries = [read_player(player, index) for index, player in enumerate(players)]
     after_losses = [
         dict((name, player[name]) for name in SOURCES) | {
@@ -220,9 +221,9 @@ def council_can_be_called(deck_exhaustions: int, marshalling_points: int,
     is held at the end of the opponent's next turn. Returns {"can_call": bool, "when": str
     ("" when it cannot be called), "reason": str}.
     """
-    require_int("deck_exhaustions", deck_exhaustions, 0, 10)
+    require_int("deck_exhaustions", deck_exhaustions, 0, MAX_DECK_EXHAUSTIONS)
     require_int("marshalling_points", marshalling_points, -500, 500)
-    require_int("opponent_deck_exhaustions", opponent_deck_exhaustions, 0, 10)
+    require_int("opponent_deck_exhaustions", opponent_deck_exhaustions, 0, MAX_DECK_EXHAUSTIONS)
 
     later = "at the end of your opponent's next turn, if you call it at the end of your turn"
     if deck_exhaustions >= 2 and opponent_deck_exhaustions >= 2:

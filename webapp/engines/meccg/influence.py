@@ -2,7 +2,8 @@
 
 from .dice import (DIFFERENCE_OUTCOMES, TWO_D6_OUTCOMES, chance_at_least, describe_chance,
                    two_d6, two_d6_difference)
-from .inputs import require_bool, require_choice, require_int, signed
+from .inputs import (MAX_INFLUENCE, MAX_MODIFIER, InputError, require_bool, require_choice, require_int,
+                     signed)
 
 INFLUENCE_KINDS = ("character", "follower", "faction", "ally", "item")
 # these cards sit under an opponent's character, whose unused direct influence resists the attempt
@@ -35,14 +36,14 @@ def influence_attempt(kind: str, direct_influence: int, modifiers: int = 0,
     Fraction} for -10..10, "steps": [str]}.
     """
     require_choice("kind", kind, INFLUENCE_KINDS)
-    require_int("direct_influence", direct_influence, 0, 30)
-    require_int("modifiers", modifiers, -20, 20)
-    require_int("opponent_general_influence", opponent_general_influence, 0, 30)
-    require_int("controller_direct_influence", controller_direct_influence, 0, 30)
-    require_int("mind", mind, 0, 30)
+    require_int("direct_influence", direct_influence, 0, MAX_INFLUENCE)
+    require_int("modifiers", modifiers, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int("opponent_general_influence", opponent_general_influence, 0, MAX_INFLUENCE)
+    require_int("controller_direct_influence", controller_direct_influence, 0, MAX_INFLUENCE)
+    require_int("mind", mind, 0, MAX_INFLUENCE)
     require_bool("identical", identical)
     if kind == "item" and not identical:
-        raise ValueError("identical: an influence attempt on an item requires revealing an identical card")
+        raise InputError("identical", "an influence attempt on an item requires revealing an identical card")
 
     steps = [f"Start with the influencing character's unused direct influence, {direct_influence}."]
     base = direct_influence + modifiers
@@ -87,9 +88,9 @@ def faction_play(direct_influence: int, modifiers: int, faction_number: int) -> 
     smallest 2d6 total that succeeds; 2 or less means any roll, over 12 means none),
     "steps": [str]}.
     """
-    require_int("direct_influence", direct_influence, 0, 30)
-    require_int("modifiers", modifiers, -20, 20)
-    require_int("faction_number", faction_number, 0, 30)
+    require_int("direct_influence", direct_influence, 0, MAX_INFLUENCE)
+    require_int("modifiers", modifiers, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int("faction_number", faction_number, 0, MAX_INFLUENCE)
 
     base = direct_influence + modifiers
     need = faction_number - base + 1

@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 from .dice import TWO_D6_OUTCOMES, chance_greater, describe_chance, two_d6
-from .inputs import require_bool, require_int, signed
+from .inputs import MAX_MODIFIER, MAX_SUPPORT, InputError, require_bool, require_int, signed
 
 TAPPED_PENALTY = -1
 WOUNDED_PENALTY = -2
@@ -11,6 +11,11 @@ REMAIN_UNTAPPED_PENALTY = -3
 PER_UNUSED_STRIKE = -1
 PER_SUPPORTING_CHARACTER = +1
 BODY_CHECK_ALREADY_WOUNDED = +1
+
+PROWESS_RANGE = (-20, 20)  # a character's prowess
+STRIKE_PROWESS_RANGE = (-20, 30)  # a strike's prowess
+MAX_UNUSED_STRIKES = 20
+MAX_BODY = 20
 
 
 def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: bool = False,
@@ -38,24 +43,24 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     the creature's body check fails) or None, "distribution": {2d6 total: Fraction},
     "steps": [str]}.
     """
-    require_int("prowess", prowess, -20, 20)
-    require_int("strike_prowess", strike_prowess, -20, 30)
+    require_int("prowess", prowess, *PROWESS_RANGE)
+    require_int("strike_prowess", strike_prowess, *STRIKE_PROWESS_RANGE)
     require_bool("tapped", tapped)
     require_bool("wounded", wounded)
     require_bool("stay_untapped", stay_untapped)
-    require_int("unused_strikes", unused_strikes, 0, 20)
-    require_int("support", support, 0, 20)
-    require_int("resource_modifier", resource_modifier, -20, 20)
-    require_int("other_modifiers", other_modifiers, -20, 20)
+    require_int("unused_strikes", unused_strikes, 0, MAX_UNUSED_STRIKES)
+    require_int("support", support, 0, MAX_SUPPORT)
+    require_int("resource_modifier", resource_modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    require_int("other_modifiers", other_modifiers, -MAX_MODIFIER, MAX_MODIFIER)
     if body is not None:
-        require_int("body", body, 0, 20)
+        require_int("body", body, 0, MAX_BODY)
     if already_wounded is None:
         already_wounded = wounded
     require_bool("already_wounded", already_wounded)
     if creature_body is not None:
-        require_int("creature_body", creature_body, 0, 20)
+        require_int("creature_body", creature_body, 0, MAX_BODY)
     if stay_untapped and tapped:
-        raise ValueError("stay_untapped: only an untapped character can choose to remain untapped")
+        raise InputError("stay_untapped", "only an untapped character can choose to remain untapped")
 
     modified = prowess
     steps = [f"Start with the character's prowess, {prowess}."]
