@@ -28,15 +28,5 @@
         label();
       });
     }
-    var notice = document.querySelector("[data-needs-network]");
-    if (notice) {
-      var show = function () { notice.hidden = navigator.onLine; };
-      window.addEventListener("online", show);
-      window.addEventListener("offline", show);
-      show();
-    }
-    if ("serviceWorker" in navigator) {
-      navigator.serviceWorker.register("/sw.js").catch(function () { /* offline use is a bonus */ });
-    }
   });
 })();

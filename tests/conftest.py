@@ -3,9 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from webapp import PROJECT_ROOT, create_app
-
-CONTENT = PROJECT_ROOT / "content"
+from webapp import PROJECT_ROOT, create_app, default_config
 
 
 @pytest.fixture(scope="session")
@@ -26,11 +24,35 @@ def runner(app):
     return app.test_cli_runner()
 
 
+@pytest.fixture(scope="session")
+def content_dir():
+    """The real content folder."""
+    return Path(default_config()["CONTENT_DIR"])
+
+
+@pytest.fixture(scope="session")
+def library(app):
+    """The real content, as the app loaded it."""
+    return app.extensions["redbook.library"]
+
+
+@pytest.fixture(scope="session")
+def calculators(app):
+    """The app's calculators by id, bound to the real content."""
+    return app.extensions["redbook.calculators"]
+
+
+@pytest.fixture(scope="session")
+def dice(library):
+    """The Fate of the Fellowship face counts in content/fotf/data/dice.yaml, as the app loaded them."""
+    return library.data["fotf"]["dice"]
+
+
 @pytest.fixture
-def content_copy(tmp_path):
+def content_copy(tmp_path, content_dir):
     """A private copy of the real content folder, for tests that change or break it."""
     target = tmp_path / "content"
-    shutil.copytree(CONTENT, target)
+    shutil.copytree(content_dir, target)
     return target
 
 

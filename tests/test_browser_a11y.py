@@ -1,7 +1,7 @@
 """axe-core finds no accessibility violations on the main pages, in the light and the dark theme."""
 import pytest
 
-from webapp.calculators.registry import CALCULATORS
+from webapp.calculators import CALCULATORS
 
 pytestmark = pytest.mark.browser
 
@@ -60,7 +60,8 @@ def test_page_has_no_violations(desktop_page, live_server, axe, path):
 @pytest.mark.parametrize("calc_id", CALCULATORS)
 def test_calculator_with_a_result_has_no_violations(desktop_page, live_server, axe, calc_id):
     page = desktop_page
-    page.goto(live_server + CALCULATORS[calc_id].url)
+    calc = CALCULATORS[calc_id]
+    page.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
     with page.expect_navigation():
         page.click(".calc-form button[type=submit]")
     assert page.locator("section.result").is_visible(), f"{calc_id}: the defaults gave no result"

@@ -5,11 +5,9 @@ import re
 import pytest
 
 from webapp.checklist.model import phases
-from webapp.content import GAME_IDS, load_library
-from conftest import CONTENT
+from webapp.content import GAME_IDS
 
 pytestmark = pytest.mark.browser
-LIBRARY = load_library(CONTENT)
 
 
 def test_tick_survives_reload_and_reset_clears(page, live_server):
@@ -52,11 +50,11 @@ def test_step_expands_to_its_rule_and_links(page, live_server):
     assert step.locator(".step-links a").first.is_visible()
 
 
-def test_checklist_without_javascript_is_a_plain_list(browser, live_server):
+def test_checklist_without_javascript_is_a_plain_list(browser, live_server, library):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{live_server}/fotf/turn")
-    assert page.locator("ol.steps > li").count() == len([s for p in phases(LIBRARY.games["fotf"]) for s in p.steps])
+    assert page.locator("ol.steps > li").count() == len([s for p in phases(library.games["fotf"]) for s in p.steps])
     assert not page.locator("[data-turn-bar]").is_visible()
     context.close()
 
@@ -70,7 +68,7 @@ def pdf_pages(pdf_bytes):
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_printed_sheet_fits_two_pages_with_every_phase(browser, live_server, game_id, paper):
+def test_printed_sheet_fits_two_pages_with_every_phase(browser, live_server, game_id, paper, library):
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{live_server}/{game_id}/print")
@@ -78,6 +76,6 @@ def test_printed_sheet_fits_two_pages_with_every_phase(browser, live_server, gam
     context.close()
     assert 1 <= len(pages) <= 2, f"{game_id} on {paper}: {len(pages)} pages"
     text = re.sub(r"\s+", " ", " ".join(pages))
-    for phase in phases(LIBRARY.games[game_id]):
+    for phase in phases(library.games[game_id]):
         title = re.sub(r"\s+", " ", phase.entry.title)
         assert title in text, (game_id, title)

@@ -9,10 +9,7 @@ from fractions import Fraction as F
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from webapp.calculators import fotf, views
-from webapp.engines.fotf_dice import load_faces
-
-DATA = load_faces(fotf.DICE_DATA)
+from webapp.calculators import fotf
 # search die for hand calculations: weary 1 + exposed 1 of 6 faces cost hope (1/3), recall 1/6
 SEARCH_FACES = "slip_by=3&weary=1&exposed=1&recall=1"
 # battle die: rout 2/6, exchange 2/6, overrun 1/6, Nazgûl 1/6
@@ -32,21 +29,22 @@ def error_of(client, url):
 # --------------------------------------------------------------------------- the face counts
 
 
-def test_every_fotf_spec_puts_each_field_in_one_fieldset():
-    for spec in fotf.SPECS:
-        grouped = [f.name for _, fields in spec.fieldsets() for f in fields]
-        assert sorted(grouped) == sorted(f.name for f in spec.fields)
+def test_every_fotf_calculator_puts_each_field_in_one_fieldset(calculators):
+    for calc in fotf.CALCULATORS:
+        grouped = [f.name for group in calculators[calc.id].groups for f in group.fields]
+        assert len(grouped) == len(set(grouped))
+        assert sorted(grouped) == sorted(f.name for f in calc.fields)
 
 
 @pytest.mark.parametrize("url, die", [("/fotf/calc/search", "search"), ("/fotf/calc/battle", "battle"),
                                       ("/fotf/calc/ring", "search")])
-def test_pages_prefill_the_face_counts_from_the_data_file_and_say_they_are_unverified(client, url, die):
+def test_pages_prefill_the_face_counts_from_the_data_file_and_say_they_are_unverified(client, url, die, dice):
     response = client.get(url)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    for name, count in DATA[die].items():
+    for name, count in dice[die].items():
         assert f'name="{name}" value="{count}"' in html
-    if not DATA["verified"]:
+    if not dice["verified"]:
         # the warning sits in the face counts' fieldset legend and in the first face field's help
         assert f"Faces of the {die} die (UNVERIFIED placeholder counts)" in html
         assert "UNVERIFIED: the prefilled counts are placeholders" in html
@@ -54,29 +52,29 @@ def test_pages_prefill_the_face_counts_from_the_data_file_and_say_they_are_unver
         assert "UNVERIFIED" not in html
 
 
-def test_result_block_repeats_that_the_counts_are_unverified(client):
+def test_result_block_repeats_that_the_counts_are_unverified(client, dice):
     html = client.get(f"/fotf/calc/search?dice=2&{SEARCH_FACES}").get_data(as_text=True)
     assert "Face counts used:</strong> slip by 3, weary 1, exposed 1, recall 1." in html
-    if not DATA["verified"]:
+    if not dice["verified"]:
         assert "The prefilled counts are UNVERIFIED placeholders" in html
     else:
         assert "checked against the real dice" in html
 
 
-def test_api_reports_the_face_counts_it_used_and_whether_they_are_verified(client):
+def test_api_reports_the_face_counts_it_used_and_whether_they_are_verified(client, dice):
     body = client.get("/api/fotf/search?dice=1").get_json()
-    assert body["faces"] == DATA["search"]
-    assert body["faces_verified"] is DATA["verified"]
+    assert body["faces"] == dice["search"]
+    assert body["faces_verified"] is dice["verified"]
     # one die costs hope on weary or exposed: (weary + exposed) / all faces
-    counts = DATA["search"]
+    counts = dice["search"]
     p = F(counts["weary"] + counts["exposed"], sum(counts.values()))
     assert body["hope_lost"] == approx([1 - p, p])
 
 
-def test_a_die_with_no_faces_is_refused_beside_the_first_face_field(client):
+def test_a_die_with_no_faces_is_refused_beside_the_first_face_field(client, calculators):
     assert error_of(client, "/api/fotf/search?dice=1&slip_by=0&weary=0&exposed=0&recall=0").startswith(
         "slip_by: the search die needs at least one face")
-    values, errors, raw, result = views.run(fotf.BATTLE, MultiDict(
+    values, errors, raw, result = calculators["fotf-battle"].answer(MultiDict(
         {"dice": "1", "rout": "0", "exchange": "0", "overrun": "0", "nazgul": "0"}))
     assert result is None and "rout" in errors
 

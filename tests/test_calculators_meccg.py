@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from webapp.calculators import meccg, views
+from webapp.calculators import meccg
 
 
 def error_of(client, url):
@@ -14,10 +14,11 @@ def error_of(client, url):
     return response.get_json()["error"]
 
 
-def test_every_meccg_spec_puts_each_field_in_one_fieldset():
-    for spec in meccg.SPECS:
-        grouped = [f.name for _, fields in spec.fieldsets() for f in fields]
-        assert sorted(grouped) == sorted(f.name for f in spec.fields)
+def test_every_meccg_calculator_puts_each_field_in_one_fieldset():
+    for calc in meccg.CALCULATORS:
+        grouped = [f.name for group in calc.groups for f in group.fields]
+        assert len(grouped) == len(set(grouped))
+        assert sorted(grouped) == sorted(f.name for f in calc.fields)
 
 
 @pytest.mark.parametrize("url", ["/meccg/calc/influence", "/meccg/calc/faction", "/meccg/calc/strike",
@@ -297,17 +298,17 @@ def test_council_api_penalties_and_tie(client):
     ([1, 2], "body: must be a JSON object"),
     ({}, "players: required"),
     ({**COUNCIL, "round": 3}, "round: not a field of this request"),
-    ({"players": [{}]}, "players: a list of exactly two players"),
-    ({"players": [{}, {}, {}]}, "players: a list of exactly two players"),
-    ({"players": {"a": {}, "b": {}}}, "players: a list of exactly two players"),
-    ({"players": [{}, {"item": "3"}]}, "players[1].item: a whole number from -100 to 100"),
-    ({"players": [{}, {"item": 101}]}, "players[1].item: a whole number from -100 to 100"),
-    ({"players": [{"item": True}, {}]}, "players[0].item: a whole number from -100 to 100"),
-    ({"players": [{"item": 2.5}, {}]}, "players[0].item: a whole number from -100 to 100"),
-    ({"players": [{"avatar_eliminated": 1}, {}]}, "players[0].avatar_eliminated: true or false"),
-    ({"players": [{}, {"gold": 1}]}, "players[1].gold: not a Free Council entry"),
-    ({"players": [{}, 5]}, "players[1]: a mapping of marshalling point entries"),
-    ({**COUNCIL, "ruleset": "house"}, "ruleset: one of seed, council-of-elrond"),
+    ({"players": [{}]}, "players: must be a list of 2 players"),
+    ({"players": [{}, {}, {}]}, "players: must be a list of 2 players"),
+    ({"players": {"a": {}, "b": {}}}, "players: must be a list of 2 players"),
+    ({"players": [{}, {"item": "3"}]}, "players[1].item: must be a whole number from -100 to 100"),
+    ({"players": [{}, {"item": 101}]}, "players[1].item: must be a whole number from -100 to 100"),
+    ({"players": [{"item": True}, {}]}, "players[0].item: must be a whole number from -100 to 100"),
+    ({"players": [{"item": 2.5}, {}]}, "players[0].item: must be a whole number from -100 to 100"),
+    ({"players": [{"avatar_eliminated": 1}, {}]}, "players[0].avatar_eliminated: must be true or false"),
+    ({"players": [{}, {"gold": 1}]}, "players[1].gold: not a field of a player; allowed fields are character, item,"),
+    ({"players": [{}, 5]}, "players[1]: must be a player: an object with character, item,"),
+    ({**COUNCIL, "ruleset": "house"}, "ruleset: must be one of seed, council-of-elrond"),
 ])
 def test_council_api_errors_name_the_field(client, body, message):
     response = client.post("/api/meccg/council", json=body)
@@ -354,7 +355,7 @@ def test_council_page_says_who_may_call_the_council(client):
     assert "<td>26</td><td>10</td>" in html
     assert "You have exhausted your play deck once and have 26 marshalling points, at least 25." in html
     assert "Your play deck has not been exhausted yet." in html
-    values, errors, raw, result = views.run(meccg.COUNCIL_SPEC, MultiDict(
+    values, errors, raw, result = meccg.COUNCIL.answer(MultiDict(
         [("p1_deck_exhaustions", "1"), ("p2_deck_exhaustions", "")]))
     assert result is None
     assert errors == {"p2_deck_exhaustions": "give it for both players, or for neither"}

@@ -2,7 +2,7 @@
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from webapp.calculators import meq, views
+from webapp.calculators import meq
 
 
 def error_of(client, url):
@@ -91,7 +91,7 @@ def test_api_errors_name_the_parameter(client, query, message):
 
 
 def test_run_without_the_app():
-    values, errors, raw, result = views.run(meq.DOMINANCE, MultiDict(
+    values, errors, raw, result = meq.DOMINANCE.answer(MultiDict(
         {"hero_to_finale": "2", "sauron_to_finale": "7, 8, 9", "sauron_to_shadow_falls": "5,5,5"}))
     assert errors == {}
     assert values["sauron_to_finale"] == [7, 8, 9]

@@ -4,7 +4,7 @@ from urllib.parse import urlencode
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from webapp.calculators import views, wotr_cards
+from webapp.calculators import wotr_cards
 
 PATH_URL = "/api/wotr-cards/path-combat"
 BATTLEGROUND_URL = "/api/wotr-cards/battleground-combat"
@@ -41,10 +41,11 @@ def combat_query(**changes):
     return urlencode(args)
 
 
-def test_every_spec_puts_each_field_in_one_fieldset():
-    for spec in wotr_cards.SPECS:
-        grouped = [f.name for _, fields in spec.fieldsets() for f in fields]
-        assert sorted(grouped) == sorted(f.name for f in spec.fields)
+def test_every_calculator_puts_each_field_in_one_fieldset():
+    for calc in wotr_cards.CALCULATORS:
+        grouped = [f.name for group in calc.groups for f in group.fields]
+        assert len(grouped) == len(set(grouped))
+        assert sorted(grouped) == sorted(f.name for f in calc.fields)
 
 
 @pytest.mark.parametrize("url", ["/wotr-cards/calc/combat", "/wotr-cards/calc/victory"])
@@ -61,7 +62,13 @@ def test_combat_page_lists_both_endpoints_and_openapi_describes_them(client):
     paths = client.get("/api/openapi.json").get_json()["paths"]
     path_op, battleground_op = paths[PATH_URL]["post"], paths[BATTLEGROUND_URL]["post"]
     assert path_op["operationId"] != battleground_op["operationId"]
-    assert path_op["requestBody"]["content"]["application/json"]["schema"] == wotr_cards.PATH_SCHEMA
+    path_schema = path_op["requestBody"]["content"]["application/json"]["schema"]
+    assert path_schema["additionalProperties"] is False
+    assert path_schema["required"] == ["shadow_attack_icons", "path_defence", "defenders"]
+    assert set(path_schema["properties"]) == {"shadow_attack_icons", "path_defence", "defenders", "path_points", "order"}
+    # a defending card is its defence icons, or a record with the icons of the items it carries
+    card = path_schema["properties"]["defenders"]["items"]["oneOf"]
+    assert card[0]["type"] == "integer" and set(card[1]["properties"]) == {"defence", "items"}
     schema = battleground_op["requestBody"]["content"]["application/json"]["schema"]
     assert schema["additionalProperties"] is False and "attackers" in schema["required"]
 
@@ -93,12 +100,12 @@ def test_path_combat_api_fewest_losses_and_a_shadow_win(client):
     ([PATH], "body: must be a JSON object"),
     ({"path_defence": 1, "defenders": []}, "shadow_attack_icons: required"),
     ({**PATH, "ring": 1}, "ring: not a field of this request"),
-    ({**PATH, "shadow_attack_icons": "5"}, "shadow_attack_icons: a whole number from 0 to 99"),
-    ({**PATH, "shadow_attack_icons": True}, "shadow_attack_icons: a whole number from 0 to 99"),
-    ({**PATH, "path_defence": 100}, "path_defence: a whole number from 0 to 99"),
-    ({**PATH, "defenders": 3}, "defenders: a list of defence icon counts"),
-    ({**PATH, "defenders": [1, "2"]}, "defenders: a whole number from 0 to 99"),
-    ({**PATH, "order": "random"}, "order: given or fewest-losses"),
+    ({**PATH, "shadow_attack_icons": "5"}, "shadow_attack_icons: must be a whole number from 0 to 99"),
+    ({**PATH, "shadow_attack_icons": True}, "shadow_attack_icons: must be a whole number from 0 to 99"),
+    ({**PATH, "path_defence": 100}, "path_defence: must be a whole number from 0 to 99"),
+    ({**PATH, "defenders": 3}, "defenders: must be a list of at most 30 cards"),
+    ({**PATH, "defenders": [1, "2"]}, "defenders[1].defence: must be a whole number from 0 to 99"),
+    ({**PATH, "order": "random"}, "order: must be one of given, fewest-losses"),
 ])
 def test_path_combat_api_errors_name_the_field(client, body, message):
     assert post_error(client, PATH_URL, body).startswith(message)
@@ -139,11 +146,11 @@ def test_battleground_combat_api_reactivated_and_defended(client):
     ("attackers", "body: must be a JSON object"),
     ({k: v for k, v in BATTLEGROUND.items() if k != "owner"}, "owner: required"),
     ({**BATTLEGROUND, "path_points": 2}, "path_points: not a field of this request"),
-    ({**BATTLEGROUND, "owner": "mordor"}, "owner: free-peoples or shadow"),
-    ({**BATTLEGROUND, "attackers": [{"leadership": 1}]}, "attackers: each card is a mapping with at least attack"),
-    ({**BATTLEGROUND, "attackers": [{"attack": 1, "is_army": 1}]}, "attackers: is_army must be true or false"),
-    ({**BATTLEGROUND, "reactivated": "yes"}, "reactivated: true or false"),
-    ({**BATTLEGROUND, "points": -1}, "points: a whole number from 0 to 99"),
+    ({**BATTLEGROUND, "owner": "mordor"}, "owner: must be one of free-peoples, shadow"),
+    ({**BATTLEGROUND, "attackers": [{"leadership": 1}]}, "attackers[0].attack: required: a whole number from 0 to 99"),
+    ({**BATTLEGROUND, "attackers": [{"attack": 1, "is_army": 1}]}, "attackers[0].is_army: must be true or false"),
+    ({**BATTLEGROUND, "reactivated": "yes"}, "reactivated: must be true or false"),
+    ({**BATTLEGROUND, "points": -1}, "points: must be a whole number from 0 to 99"),
 ])
 def test_battleground_combat_api_errors_name_the_field(client, body, message):
     assert post_error(client, BATTLEGROUND_URL, body).startswith(message)
@@ -185,7 +192,7 @@ def test_combat_page_bad_value_beside_the_field_and_kept(client):
 
 
 def test_combat_page_blank_defenders_means_no_cards():
-    values, errors, raw, result = views.run(wotr_cards.COMBAT, MultiDict(
+    values, errors, raw, result = wotr_cards.COMBAT.answer(MultiDict(
         {"combat": "path", "shadow_attack_icons": "3", "path_defence": "1", "defenders": ""}))
     assert errors == {}
     assert (result["eliminated"], result["uncancelled"], result["shadow_corruption"]) == ([], 2, 2)
@@ -212,10 +219,10 @@ def test_victory_api_by_hand(client):
     ([12, 2], "body: must be a JSON object"),
     ({"free_peoples_points": 12}, "shadow_points: required"),
     ({"free_peoples_points": 12, "shadow_points": 0, "bonus": 1}, "bonus: not a field of this request"),
-    ({"free_peoples_points": "12", "shadow_points": 0}, "free_peoples_points: a whole number from 0 to 999"),
-    ({"free_peoples_points": 12, "shadow_points": False}, "shadow_points: a whole number from 0 to 999"),
+    ({"free_peoples_points": "12", "shadow_points": 0}, "free_peoples_points: must be a whole number from 0 to 999"),
+    ({"free_peoples_points": 12, "shadow_points": False}, "shadow_points: must be a whole number from 0 to 999"),
     ({"free_peoples_points": 12, "shadow_points": 0, "shadow_corruption": 1000},
-     "shadow_corruption: a whole number from 0 to 999"),
+     "shadow_corruption: must be a whole number from 0 to 999"),
 ])
 def test_victory_api_errors_name_the_field(client, body, message):
     assert post_error(client, VICTORY_URL, body).startswith(message)

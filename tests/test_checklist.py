@@ -4,10 +4,8 @@ import re
 import pytest
 
 from webapp.checklist.model import phases
-from webapp.content import GAME_IDS, load_library
-from conftest import CONTENT
+from webapp.content import GAME_IDS
 
-LIBRARY = load_library(CONTENT)
 
 
 def expected_steps(game):
@@ -20,8 +18,8 @@ def expected_steps(game):
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_checklist_lists_every_step_in_order(client, game_id):
-    game = LIBRARY.games[game_id]
+def test_checklist_lists_every_step_in_order(client, game_id, library):
+    game = library.games[game_id]
     html = client.get(f"/{game_id}/turn").get_data(as_text=True)
     shown = re.findall(r'data-step="([a-z0-9-]+)"', html)
     assert shown == expected_steps(game)
@@ -29,8 +27,8 @@ def test_checklist_lists_every_step_in_order(client, game_id):
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_checklist_steps_link_to_rule_pages(client, game_id):
-    game = LIBRARY.games[game_id]
+def test_checklist_steps_link_to_rule_pages(client, game_id, library):
+    game = library.games[game_id]
     html = client.get(f"/{game_id}/turn").get_data(as_text=True)
     for phase in phases(game):
         for step in phase.steps:
@@ -59,8 +57,8 @@ def test_checklist_has_whose_turn_order_where_the_game_fixes_one(client):
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_print_sheet_has_every_phase_and_no_navigation(client, game_id):
-    game = LIBRARY.games[game_id]
+def test_print_sheet_has_every_phase_and_no_navigation(client, game_id, library):
+    game = library.games[game_id]
     response = client.get(f"/{game_id}/print")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -70,9 +68,9 @@ def test_print_sheet_has_every_phase_and_no_navigation(client, game_id):
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_print_sheet_gives_each_listed_rule_its_text(client, game_id):
+def test_print_sheet_gives_each_listed_rule_its_text(client, game_id, library):
     # a result name alone ("Rout.") tells a player nothing: each child rule carries its body
-    game = LIBRARY.games[game_id]
+    game = library.games[game_id]
     html = client.get(f"/{game_id}/print").get_data(as_text=True)
     children = [child for ref in game.print_ids for child in getattr(game.lookup(ref), "entries", ())
                 if not child.table and child.html]

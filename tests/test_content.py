@@ -3,14 +3,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from webapp import create_app
 from webapp.cli import main as redbook
-from webapp.content import GAME_IDS, ContentError, load_library
-from conftest import CONTENT
-
-
-@pytest.fixture(scope="module")
-def library():
-    return load_library(CONTENT)
+from webapp.content import GAME_IDS, ContentError
+from webapp.content_store import read_library
 
 
 def test_real_content_loads_every_game(library):
@@ -28,11 +24,10 @@ def test_check_content_command_passes_on_real_content():
 
 
 def test_every_entry_has_a_deep_link(library):
+    for section in library.sections():
+        assert section.url == f"/{section.game}/{section.id}"
     for section, entry in library.entries():
-        target = entry or section
-        assert target.url.startswith(f"/{section.game}/{section.id}")
-        if entry is not None:
-            assert target.url.endswith(f"#{entry.id}")
+        assert entry.url == f"/{section.game}/{section.id}#{entry.id}"
 
 
 def test_sequence_steps_have_short_titles(library):
@@ -55,7 +50,7 @@ def mutate(path, change):
 
 def problems_for(root):
     with pytest.raises(ContentError) as caught:
-        load_library(root)
+        read_library(root)
     return caught.value.problems
 
 
@@ -181,7 +176,7 @@ def test_new_entry_with_a_derived_source_loads_and_shows_it(content_copy):
     path = first_sequence_file(content_copy)
     mutate(path, lambda d: d["entries"].append(
         {"id": "brand-new-step", "title": "A new step", "source": "steps 2 and 3 of the summary, together"}))
-    entry = load_library(content_copy).games["wotr"].lookup("brand-new-step")
+    entry = read_library(content_copy).games["wotr"].lookup("brand-new-step")
     assert [str(source) for source in entry.sources] == ["Derived: steps 2 and 3 of the summary, together"]
 
 
@@ -218,11 +213,36 @@ def test_sources_group_summary_sections_then_rulebook(library):
     assert str(entry.sources[1]) == "Published rulebook (not in the summary)"
 
 
-def test_content_readme_documents_every_key_the_loader_accepts():
+def test_content_readme_documents_every_key_the_loader_accepts(content_dir):
     from webapp import content
 
-    readme = (CONTENT / "README.md").read_text(encoding="utf-8")
+    readme = (content_dir / "README.md").read_text(encoding="utf-8")
     specs = [content.GAME_KEYS, content.SECTION_KEYS, content.ENTRY_KEYS, content.TERM_KEYS, content.TABLE_KEYS,
-             content.SOURCES_KEYS, content.SOURCE_SECTION_KEYS, content.SOURCE_RULE_KEYS]
+             content.SOURCES_KEYS, content.SOURCE_SECTION_KEYS, content.SOURCE_RULE_KEYS, content.FOTF_DICE_KEYS]
     missing = sorted({key for spec in specs for key in spec if f"`{key}`" not in readme and f"{key}:" not in readme})
     assert not missing, f"content/README.md does not document {missing}"
+
+
+def test_check_content_names_the_file_and_key_when_a_die_has_seven_faces(content_copy):
+    path = content_copy / "fotf" / "data" / "dice.yaml"
+    mutate(path, lambda d: d["search"].update(slip_by=d["search"]["slip_by"] + 1))
+    result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])
+    assert result.exit_code == 1
+    assert "content/fotf/data/dice.yaml: search: the faces total 7; a die has 6 faces" in result.output
+
+
+def test_the_app_reads_the_dice_from_its_own_content_folder(content_copy, tmp_path):
+    path = content_copy / "fotf" / "data" / "dice.yaml"
+    mutate(path, lambda d: d.update(search={"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}))
+    app = create_app({"CONTENT_DIR": str(content_copy), "INSTANCE_PATH": str(tmp_path / "instance")})
+    body = app.test_client().get("/api/fotf/search?dice=3").get_json()
+    # every face of this copy's search die slips by: no hope is ever lost
+    assert body["faces"] == {"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}
+    assert body["hope_lost"] == [1, 0, 0, 0]
+
+
+def test_an_unknown_data_file_is_rejected(content_copy):
+    (content_copy / "meq" / "data").mkdir()
+    (content_copy / "meq" / "data" / "track.yaml").write_text("spaces: 40\n")
+    problems = problems_for(content_copy)
+    assert "content/meq/data/track.yaml: unknown data file (known for meq: none)" in problems

@@ -5,18 +5,19 @@ tests read the same file.
 """
 import html
 import re
+from pathlib import Path
 
 import pytest
 import yaml
 
-from webapp import PROJECT_ROOT
+from webapp import PROJECT_ROOT, default_config
 from webapp.checklist.model import phases
-from webapp.content import GAME_IDS, SOURCES_FILE, load_library
-from conftest import CONTENT
+from webapp.content import GAME_IDS, SOURCES_FILE
 
+# read at collection, before any fixture exists: the parameters come from it
+CONTENT = Path(default_config()["CONTENT_DIR"])
 SOURCES = {game_id: yaml.safe_load((CONTENT / game_id / SOURCES_FILE).read_text()) for game_id in GAME_IDS}
 SEEDS = PROJECT_ROOT.parent / "shared" / "seeds"
-LIBRARY = load_library(CONTENT)
 
 
 def summary_rules(data):
@@ -42,8 +43,8 @@ def test_sources_name_real_summary_files():
     for i, (_, rule) in enumerate(summary_rules(data) + [(None, r) for r in data.get("rulebook", [])])
     for entry_id in rule["ids"]
 ])
-def test_source_rule_resolves_to_content(client, game_id, rule, entry_id):
-    game = LIBRARY.games[game_id]
+def test_source_rule_resolves_to_content(client, game_id, rule, entry_id, library):
+    game = library.games[game_id]
     target = game.lookup(entry_id)
     assert target is not None, f"{rule!r} -> {entry_id} does not exist"
     page = client.get(target.url.split("#")[0])
@@ -51,9 +52,9 @@ def test_source_rule_resolves_to_content(client, game_id, rule, entry_id):
     assert f'id="{entry_id}"' in page.get_data(as_text=True) or target.url.endswith(f"/{entry_id}")
 
 
-def test_an_entry_lists_each_summary_section_that_maps_to_it_in_summary_order():
+def test_an_entry_lists_each_summary_section_that_maps_to_it_in_summary_order(library):
     for game_id, data in SOURCES.items():
-        game = LIBRARY.games[game_id]
+        game = library.games[game_id]
         for entry in (e for section in game.sections.values() for e in section.walk()):
             expected = []
             for section, rule in summary_rules(data):
@@ -66,8 +67,8 @@ def test_an_entry_lists_each_summary_section_that_maps_to_it_in_summary_order():
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_every_rule_page_shows_each_entry_its_own_source(client, game_id):
-    for section in LIBRARY.games[game_id].sections.values():
+def test_every_rule_page_shows_each_entry_its_own_source(client, game_id, library):
+    for section in library.games[game_id].sections.values():
         page = client.get(section.url).get_data(as_text=True)
         for entry in section.walk():
             assert entry.sources, entry.id
@@ -78,8 +79,8 @@ def test_every_rule_page_shows_each_entry_its_own_source(client, game_id):
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_print_sheet_marks_every_listed_rule_with_a_numbered_source(client, game_id):
-    game = LIBRARY.games[game_id]
+def test_print_sheet_marks_every_listed_rule_with_a_numbered_source(client, game_id, library):
+    game = library.games[game_id]
     page = client.get(f"/{game_id}/print").get_data(as_text=True)
     notes = [html.unescape(n) for n in re.findall(r"<li>(.*?)</li>", page.split('class="source-notes"')[1])]
     marks = re.findall(r'<sup class="source-mark" title="Source: ([^"]*)">(\d+)</sup>', page)

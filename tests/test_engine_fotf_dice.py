@@ -5,19 +5,17 @@ unverified counts in content/fotf/data/dice.yaml.
 """
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
+from webapp.content import ContentError
+from webapp.content_store import read_library
 from webapp.engines.fotf_dice import (
     battle_dice,
     battle_roll,
-    load_faces,
     ring_roll,
     search_roll,
 )
-
-DATA = Path(__file__).resolve().parent.parent / "content" / "fotf" / "data" / "dice.yaml"
 
 # search die for the hand calculations: weary 1 + exposed 1 of 6 faces lose hope (1/3), recall 1/6
 SEARCH = {"slip_by": 3, "weary": 1, "exposed": 1, "recall": 1}
@@ -33,17 +31,17 @@ def _joint(result):
 # --------------------------------------------------------------------------- the data file
 
 
-def test_data_file_loads_and_is_marked_unverified():
-    faces = load_faces(DATA)
+def test_data_file_loads_and_is_marked_unverified(dice):
+    faces = dice
     assert faces["verified"] is False
     assert "physical" in faces["note"]
     assert set(faces["search"]) == {"slip_by", "weary", "exposed", "recall"}
     assert set(faces["battle"]) == {"rout", "exchange", "overrun", "nazgul"}
-    assert sum(faces["search"].values()) >= 1 and sum(faces["battle"].values()) >= 1
+    assert sum(faces["search"].values()) == 6 and sum(faces["battle"].values()) == 6
 
 
-def test_loaded_faces_work_in_every_roll():
-    faces = load_faces(DATA)
+def test_loaded_faces_work_in_every_roll(dice):
+    faces = dice
     assert sum(search_roll(3, faces)["hope_lost"]) == 1
     assert sum(battle_roll(2, faces, 2, 2)["friendly_removed"]) == 1
     assert 0 <= ring_roll(2, 1, 3, 1, faces)["win"] <= 1
@@ -59,11 +57,11 @@ def test_loaded_faces_work_in_every_roll():
         "search: {slip_by: 2, weary: 1, exposed: 2, recall: 1}\n",
     ],
 )
-def test_load_faces_rejects_bad_counts(tmp_path, text):
-    path = tmp_path / "dice.yaml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError):
-        load_faces(path)
+def test_a_dice_file_with_bad_counts_is_rejected(content_copy, text):
+    (content_copy / "fotf" / "data" / "dice.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        read_library(content_copy)
+    assert all(problem.startswith("content/fotf/data/dice.yaml: ") for problem in caught.value.problems)
 
 
 # --------------------------------------------------------------------------- search roll

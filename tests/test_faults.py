@@ -13,13 +13,12 @@ from click.testing import CliRunner
 
 import webapp
 from webapp import PROJECT_ROOT, create_app
-from webapp.calculators import all_specs
+from webapp.calculators import CALCULATORS
 from webapp.cli import main as redbook
 from webapp.content import ContentError
 from webapp.search import INDEX_VERSION, KEEP_BUILDS, index_is_current, index_link
 
-POST_PATHS = [path for spec in all_specs() for path, endpoint in spec.api_paths().items()
-              if endpoint.api_method == "POST"]
+POST_PATHS = [api.path for calc in CALCULATORS.values() for api in calc.apis if api.method == "POST"]
 
 
 def make_app(instance, **config):

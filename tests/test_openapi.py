@@ -7,8 +7,7 @@ from flask import request
 from werkzeug.datastructures import ImmutableMultiDict
 
 from webapp import PROJECT_ROOT
-from webapp.calculators import all_specs
-from webapp.calculators.registry import CALCULATORS
+from webapp.calculators import CALCULATORS
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 REQUIRED = {"/api/search": {"q": "combat"}}  # parameters an endpoint cannot do without
@@ -109,8 +108,7 @@ def call_recording(app, path, query):
 
 
 def get_paths():
-    return ["/api/search"] + [path for spec in all_specs() for path, endpoint in spec.api_paths().items()
-                              if endpoint.api_method == "GET"]
+    return ["/api/search"] + [api.path for calc in CALCULATORS.values() for api in calc.apis if api.method == "GET"]
 
 
 @pytest.mark.parametrize("path", get_paths())
@@ -164,16 +162,15 @@ def method_paragraph(page):
 
 @pytest.mark.parametrize("calculator", list(CALCULATORS.values()), ids=lambda c: c.id)
 def test_every_calculator_page_explains_its_method(client, document, calculator):
-    response = client.get(calculator.url)
+    response = client.get(f"/{calculator.game}/calc/{calculator.slug}")
     assert response.status_code == 200
     explanation = method_paragraph(response.get_data(as_text=True))
     assert len(explanation.split()) >= 8, explanation
-    spec = next(s for s in all_specs() if s.id == calculator.id)
-    assert explanation == spec.method
+    assert explanation == calculator.method
     # the API says the same about every endpoint of the page
-    for path, endpoint in spec.api_paths().items():
-        operation = document["paths"][path][endpoint.api_method.lower()]
-        assert operation["description"] == spec.method
+    for api in calculator.apis:
+        operation = document["paths"][api.path][api.method.lower()]
+        assert operation["description"] == calculator.method
 
 
 def json_api_section():

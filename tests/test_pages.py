@@ -1,28 +1,30 @@
 """Every page renders from the real content; errors are pages or JSON, never tracebacks."""
+import json
 import re
 
 import pytest
 
-from webapp.content import GAME_IDS, load_library
-from conftest import CONTENT
+from webapp import default_config
+from webapp.content import GAME_IDS
+from webapp.content_store import read_library
 
-LIBRARY = load_library(CONTENT)
-SECTION_URLS = [section.url for game in LIBRARY.games.values() for section in game.sections.values()]
+# the parameters are collected before any fixture exists, so the content is read once here
+SECTION_URLS = [section.url for section in read_library(default_config()["CONTENT_DIR"]).sections()]
 
 
-def test_home_lists_every_game_and_a_search_box(client):
+def test_home_lists_every_game_and_a_search_box(client, library):
     html = client.get("/").get_data(as_text=True)
-    for game in LIBRARY.games.values():
+    for game in library.games.values():
         assert f'href="{game.url}"' in html
     assert 'name="q"' in html and 'role="search"' in html
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_game_overview_links_sections_checklist_print_and_calculators(client, game_id):
+def test_game_overview_links_sections_checklist_print_and_calculators(client, game_id, library):
     response = client.get(f"/{game_id}/")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    game = LIBRARY.games[game_id]
+    game = library.games[game_id]
     for section in game.sections.values():
         assert f'href="{section.url}"' in html
     assert f'href="/{game_id}/turn"' in html and f'href="/{game_id}/print"' in html
@@ -31,19 +33,19 @@ def test_game_overview_links_sections_checklist_print_and_calculators(client, ga
 
 
 @pytest.mark.parametrize("url", SECTION_URLS)
-def test_section_page_has_an_anchor_for_every_entry(client, url):
+def test_section_page_has_an_anchor_for_every_entry(client, url, library):
     response = client.get(url)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     game_id, section_id = url.strip("/").split("/")
-    section = LIBRARY.games[game_id].sections[section_id]
+    section = library.games[game_id].sections[section_id]
     for entry in section.walk():
         assert f'id="{entry.id}"' in html, entry.id
     assert 'aria-label="Breadcrumb"' in html
 
 
-def test_cross_references_render_as_links(client):
-    game = LIBRARY.games["meq"]
+def test_cross_references_render_as_links(client, library):
+    game = library.games["meq"]
     linked = [e for s in game.sections.values() for e in s.walk() if e.see]
     assert linked
     entry = linked[0]
@@ -94,6 +96,12 @@ def test_api_search_shape(client):
     hit = body["results"][0]
     assert set(hit) >= {"id", "game", "section", "title", "url", "snippet"}
     assert hit["game"] == "meccg" and hit["url"].startswith("/meccg/")
+
+
+def test_api_search_keys_come_in_the_documented_order(client):
+    text = client.get("/api/search?q=combat").get_data(as_text=True)
+    assert list(json.loads(text)) == ["query", "total", "results", "suggestion"]
+    assert list(json.loads(text)["results"][0])[:3] == ["id", "game", "section"]
 
 
 @pytest.mark.parametrize("query, parameter", [

@@ -7,7 +7,7 @@ body shape. Examples are fixed (derandomized) so a run is repeatable and quick.
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from webapp.calculators import all_specs
+from webapp.calculators import CALCULATORS
 
 schemathesis = pytest.importorskip("schemathesis")
 from schemathesis import GenerationMode  # noqa: E402
@@ -15,8 +15,7 @@ from schemathesis.checks import (content_type_conformance, not_a_server_error,  
                                  response_schema_conformance, status_code_conformance)
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-OPERATIONS = [("GET", "/api/search")] + [
-    (endpoint.api_method, path) for spec in all_specs() for path, endpoint in spec.api_paths().items()]
+OPERATIONS = [("GET", "/api/search")] + [(api.method, api.path) for calc in CALCULATORS.values() for api in calc.apis]
 
 
 @pytest.fixture(scope="module")

@@ -6,16 +6,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from webapp.content import GAME_IDS, load_library
+from webapp import default_config
+from webapp.content import GAME_IDS
+from webapp.content_store import read_library
 from webapp.search import build_index, fold, get_search_index, index_link, search
-from conftest import CONTENT
 
 QUESTIONS = sorted(Path(__file__).parent.glob("search_questions/*.yaml"))
-
-
-@pytest.fixture(scope="module")
-def library():
-    return load_library(CONTENT)
 
 
 def top(app, text, game=None, limit=3):
@@ -46,7 +42,7 @@ def test_table_question_finds_its_answer_in_top_3(app, game, text, expect):
 
 
 def glossary_cases():
-    library = load_library(CONTENT)
+    library = read_library(default_config()["CONTENT_DIR"])  # parameters are collected before fixtures exist
     for game in library.games.values():
         for section in game.sections.values():
             if section.kind != "glossary":

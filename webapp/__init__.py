@@ -11,7 +11,6 @@ def default_config():
         "CONTENT_DIR": str(PROJECT_ROOT / "content"),
         "BUILD_INDEX_ON_START": True,
         "MAX_CONTENT_LENGTH": 64 * 1024,
-        "JSON_SORT_KEYS": False,
     }
 
 
@@ -27,6 +26,7 @@ def create_app(config=None):
     )
     app.config.from_mapping(default_config())
     app.config.from_mapping(config)
+    app.json.sort_keys = False  # keys in the order each response is written, as documented
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from werkzeug.routing import AnyConverter

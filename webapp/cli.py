@@ -1,66 +1,58 @@
-"""The `redbook` command: serve the app, build the search index, check the content."""
+"""The `redbook` command: Flask's command group for the app, with serve and check-content.
+
+Commands the app registers (such as build-index) appear here too; check-content and serve work
+even when the content is broken, to say what is wrong.
+"""
+import os
 import sys
 
 import click
+from flask.cli import FlaskGroup
 
-from .content import ContentError, load_library
-
-
-@click.group()
-def main():
-    """Red Book: rules reference and calculators for Middle-earth games."""
+from .content import ContentError
 
 
-def content_root():
-    from . import default_config
+def load_app():
+    """The app, or a list of the content's problems and exit status 1."""
+    from . import create_app
 
-    return default_config()["CONTENT_DIR"]
+    try:
+        return create_app()
+    except ContentError as exc:
+        for problem in exc.problems:
+            click.echo(problem, err=True)
+        click.echo(f"content has {len(exc.problems)} problem(s); run 'redbook check-content'", err=True)
+        sys.exit(1)
 
 
-@main.command("check-content")
+main = FlaskGroup(create_app=load_app, help="Red Book: rules reference and calculators for Middle-earth games.")
+
+
+@main.command("check-content", with_appcontext=False)
 @click.option("--content", "root", default=None, help="Content folder (default: the project's content/).")
 def check_content_command(root):
     """Validate every file under content/ and report each problem."""
-    root = root or content_root()
+    from . import default_config
+    from .content_store import read_library
+
+    root = root or default_config()["CONTENT_DIR"]
     try:
-        library = load_library(root)
+        library = read_library(root)
     except ContentError as exc:
         for problem in exc.problems:
             click.echo(problem, err=True)
         click.echo(f"{len(exc.problems)} problem(s) in {root}", err=True)
         sys.exit(1)
-    entries = sum(1 for _, entry in library.entries() if entry is not None)
+    entries = sum(1 for _ in library.entries())
     click.echo(f"content OK: {len(library.games)} games, {entries} entries")
 
 
-@main.command("build-index")
-@click.option("--force", is_flag=True, help="Rebuild even when the index is up to date.")
-def build_index_command(force):
-    """Build the search index into the instance folder (atomically)."""
-    from . import create_app
-    from .search import build_index
-
-    try:
-        app = create_app({"BUILD_INDEX_ON_START": False})
-    except ContentError as exc:
-        for problem in exc.problems:
-            click.echo(problem, err=True)
-        sys.exit(1)
-    with app.app_context():
-        path, seconds = build_index(force=force)
-    click.echo(f"index built in {seconds:.2f} s at {path}" if seconds is not None else f"index up to date at {path}")
-
-
-@main.command("serve")
+@main.command("serve", with_appcontext=False)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 def serve_command(host, port):
     """Serve Red Book (for production, run gunicorn 'webapp:create_app()')."""
-    from . import create_app
-
-    try:
-        app = create_app()
-    except ContentError as exc:
-        click.echo(f"content has {len(exc.problems)} problem(s); run 'redbook check-content'", err=True)
-        sys.exit(1)
+    app = load_app()
+    # FlaskGroup marks the process as started by `flask run`, which makes app.run() do nothing
+    os.environ.pop("FLASK_RUN_FROM_CLI", None)
     app.run(host=host, port=port, debug=False, threaded=True)

@@ -1,8 +1,11 @@
-"""Rule content: load the YAML under content/, validate it, render its Markdown once.
+"""Rule content: read the YAML under content/, validate it, then build the library from it.
 
-The loaded :class:`Library` is the single source for rule pages, search, turn checklists, print
-sheets and calculator explanations. Loading never half-succeeds: every problem found is collected
-and raised together in one :class:`ContentError`, each naming the file and the path inside it.
+Validation and building are two passes. The checker reads every file and collects every problem,
+each naming the file and the path inside it, and raises them together in one :class:`ContentError`:
+loading never half-succeeds. Only content that passes is built into the :class:`Library`, with its
+Markdown rendered once and its references resolved to links. The library is the single source for
+rule pages, search, turn checklists, print sheets, calculator links and the numbers calculators read
+from ``data/`` files.
 """
 from __future__ import annotations
 
@@ -15,10 +18,9 @@ from pathlib import Path
 import markdown
 import yaml
 
-from .calculators.registry import CALCULATORS
+from .engines.fotf_dice import BATTLE_FACES, SEARCH_FACES
 
 GAME_IDS = ("wotr", "wotr-cards", "meccg", "meq", "fotf")
-CALCULATOR_IDS = tuple(CALCULATORS)
 SECTION_KINDS = ("sequence", "rules", "glossary")
 FLAGS = ("optional", "conditional", "repeated", "once", "simultaneous")
 # Section ids that would shadow the game's own pages.
@@ -26,6 +28,7 @@ RESERVED_SECTION_IDS = ("turn", "print", "calc", "api", "static", "search")
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 REF_LINK = re.compile(r"\]\(ref:([a-z0-9-]+(?::[a-z0-9-]+)?)\)")
+REF_HREF = re.compile(r'href="ref:([a-z0-9-]+(?::[a-z0-9-]+)?)"')
 
 GAME_KEYS = {
     "id": True, "title": True, "short_title": True, "publisher": True, "source": True,
@@ -47,6 +50,14 @@ SOURCES_FILE = "sources.yaml"
 SOURCES_KEYS = {"summary_file": True, "sections": True, "rulebook": False}
 SOURCE_SECTION_KEYS = {"section": True, "rules": True}
 SOURCE_RULE_KEYS = {"rule": True, "ids": True}
+SOURCE_KINDS = ("summary", "rulebook")  # in the order an entry lists them
+
+# content/fotf/data/dice.yaml: how many faces of each Fate of the Fellowship die show each result.
+# The summary gives neither the counts nor the number of sides; the file's own note says it
+# assumes six-sided dice, so a die whose counts add up to anything else is a typo.
+FOTF_DICE_KEYS = {"verified": False, "note": False, "search": True, "battle": True}
+FOTF_DIE_FACES = {"search": SEARCH_FACES, "battle": BATTLE_FACES}
+FOTF_DIE_SIDES = 6
 
 
 class ContentError(Exception):
@@ -180,21 +191,22 @@ class Library:
     games: dict  # id -> Game, in GAME_IDS order
     fingerprint: str
     synonyms: list  # list of lists of phrases (a glossary term and its aliases)
+    data: dict = field(default_factory=dict)  # game id -> {data file name: its validated values}
+
+    def sections(self):
+        """Every section of every game, in order."""
+        for game in self.games.values():
+            yield from game.sections.values()
 
     def entries(self):
-        for game in self.games.values():
-            for section in game.sections.values():
-                yield section, None
-                for entry in section.walk():
-                    yield section, entry
+        """(section, entry) for every phase, step, rule and glossary term of every game."""
+        for section in self.sections():
+            for entry in section.walk():
+                yield section, entry
 
     def entries_for_calculator(self, calculator_id):
         """Every rule that a calculator computes: (game, entry)."""
-        return [
-            (self.games[entry.game], entry)
-            for _, entry in self.entries()
-            if entry is not None and entry.calculator == calculator_id
-        ]
+        return [(self.games[entry.game], entry) for _, entry in self.entries() if entry.calculator == calculator_id]
 
 
 def content_fingerprint(root: Path) -> str:
@@ -215,13 +227,52 @@ def plain_text(rendered_html: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(text)).strip()
 
 
-class _Loader:
-    def __init__(self, root: Path):
-        self.root = Path(root)
+def load_library(root, calculator_ids) -> Library:
+    """Load and validate every game under ``root``; raise ContentError listing every problem.
+
+    ``calculator_ids`` are the calculators an entry's ``calculator`` key may name.
+    """
+    root = Path(root)
+    checker = _Checker(root, tuple(calculator_ids))
+    files = checker.check()
+    if checker.problems:
+        raise ContentError(checker.problems)
+    return _Builder().build(files, content_fingerprint(root))
+
+
+# --------------------------------------------------------------------------- validation
+
+
+@dataclass
+class SourceFile:
+    """One YAML file that parsed to a mapping."""
+
+    path: Path
+    data: dict
+
+
+@dataclass
+class GameFiles:
+    """A game's files, each checked: game.yaml, its sections in order, its data files by name, and
+    what its sources.yaml maps to each entry id ({kind: [where, ...]})."""
+
+    game: SourceFile
+    sections: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    sources: dict = field(default_factory=dict)
+
+
+class _Checker:
+    """Reads the content folder and collects every problem; builds nothing."""
+
+    def __init__(self, root: Path, calculator_ids: tuple):
+        self.root = root
+        self.calculator_ids = calculator_ids
         self.problems = []
-        self.pending_refs = []  # (game, file, path, ref) to resolve after everything loads
-        self.mapped_sources = {}  # (game, entry id) -> {kind: [where, ...]} from sources.yaml
-        self.md = markdown.Markdown(extensions=["tables", "sane_lists"], output_format="html")
+        self.ids = {}  # game id -> {entry or term id: the section it is in}
+        self.section_ids = {}  # game id -> its section ids
+        self.refs = []  # (file, path, game id, reference) checked once every id is known
+        self.mapped_sources = {}  # game id -> {entry id: {kind: [where, ...]}} from sources.yaml
 
     def problem(self, file, path, message):
         rel = file.relative_to(self.root.parent) if file.is_absolute() else file
@@ -256,7 +307,8 @@ class _Loader:
                 ok = False
         return ok
 
-    def text(self, file, path, value, *, required=False):
+    def text(self, file, path, value, *, required=False) -> str:
+        """The value as text (numbers are text too), or "" after a problem."""
         if value is None:
             if required:
                 self.problem(file, path, "must be text")
@@ -268,63 +320,74 @@ class _Loader:
             return ""
         return value
 
-    def string_list(self, file, path, value):
+    def string_list(self, file, path, value) -> list:
         if value is None:
             return []
-        if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
+        if not isinstance(value, list) or not all(isinstance(item, (str, int)) for item in value):
             self.problem(file, path, "must be a list of text items")
             return []
-        return [str(v) for v in value]
+        return [str(item) for item in value]
 
-    def render(self, game_id, file, path, source):
-        """Markdown to HTML, with ref: links checked later and rewritten to deep links."""
-        if not source:
-            return ""
+    def markdown(self, game_id, file, path, value, *, required=False):
+        """Check Markdown text and queue its ref: links."""
+        source = self.text(file, path, value, required=required)
         for ref in REF_LINK.findall(source):
-            self.pending_refs.append((game_id, file, path, ref, None))
-        self.md.reset()
-        return self.md.convert(source)
+            self.refs.append((file, path, game_id, ref))
 
-    def load(self) -> Library:
+    def register(self, game_id, file, path, entry_id, section_id):
+        ids = self.ids[game_id]
+        if not ID_PATTERN.match(entry_id):
+            self.problem(file, f"{path}.id", f"'{entry_id}' is not a valid id (lowercase letters, digits, '-')")
+            return False
+        if entry_id in ids:
+            self.problem(file, f"{path}.id", f"duplicate id '{entry_id}' (also in section '{ids[entry_id]}')")
+            return False
+        ids[entry_id] = section_id
+        return True
+
+    # --- the whole folder
+
+    def check(self) -> dict:
+        """Every game's files that could be read, checked; problems are collected on the way."""
         if not self.root.is_dir():
-            raise ContentError([f"{self.root}: content folder not found"])
-        games = {}
-        found = sorted(p.name for p in self.root.iterdir() if p.is_dir())
-        for name in found:
+            self.problems.append(f"{self.root}: content folder not found")
+            return {}
+        for name in sorted(p.name for p in self.root.iterdir() if p.is_dir()):
             if name not in GAME_IDS:
                 self.problem(self.root / name, "", f"unknown game folder (allowed: {', '.join(GAME_IDS)})")
+        games = {}
         for game_id in GAME_IDS:
             folder = self.root / game_id
             if not folder.is_dir():
                 self.problem(folder, "", "game folder missing")
                 continue
-            game = self.load_game(game_id, folder)
-            if game is not None:
-                games[game_id] = game
-        self.resolve_refs(games)
-        if self.problems:
-            raise ContentError(self.problems)
-        return Library(games=games, fingerprint=content_fingerprint(self.root), synonyms=self.synonyms(games))
+            files = self.check_game(game_id, folder)
+            if files is not None:
+                games[game_id] = files
+        self.check_refs()
+        return games
 
-    def load_game(self, game_id, folder):
+    def check_game(self, game_id, folder):
         file = folder / "game.yaml"
         data = self.read_yaml(file)
-        if data is None:
+        if data is None or not self.check_keys(file, "", data, GAME_KEYS):
             return None
-        if not self.check_keys(file, "", data, GAME_KEYS):
-            return None
+        self.ids[game_id], self.section_ids[game_id] = {}, set()
         if data["id"] != game_id:
             self.problem(file, "id", f"must be '{game_id}', the folder name")
-        short_title = self.text(file, "short_title", data["short_title"], required=True)
-        if len(short_title) > 30:
+        for key in ("title", "publisher"):
+            self.text(file, key, data[key], required=True)
+        if len(self.text(file, "short_title", data["short_title"], required=True)) > 30:
             self.problem(file, "short_title", "at most 30 characters")
+        self.markdown(game_id, file, "source", data["source"])
+        self.markdown(game_id, file, "summary", data["summary"])
+        files = GameFiles(game=SourceFile(file, data))
+        kinds = {}
         section_ids = self.string_list(file, "sections", data["sections"])
-        source_ids = self.load_sources(game_id, folder / SOURCES_FILE)
-        sections = {}
-        entries = {}
+        source_ids = self.check_sources(game_id, folder / SOURCES_FILE)
         for i, section_id in enumerate(section_ids):
             where = f"sections[{i}]"
-            if section_id in sections:
+            if section_id in self.section_ids[game_id]:
                 self.problem(file, where, f"duplicate section id '{section_id}'")
                 continue
             if not ID_PATTERN.match(section_id):
@@ -337,53 +400,34 @@ class _Loader:
             if not section_file.is_file():
                 self.problem(file, where, f"no file {section_file.name} for section '{section_id}'")
                 continue
-            section = self.load_section(game_id, section_id, section_file, entries)
-            if section is not None:
-                sections[section_id] = section
+            self.section_ids[game_id].add(section_id)
+            checked = self.check_section(game_id, section_id, section_file)
+            if checked is not None:
+                files.sections[section_id] = checked
+                kinds[section_id] = checked.data["kind"]
         for source_file, where, ref in source_ids:
-            if ref not in entries and ref not in sections:
+            if ref not in self.ids[game_id] and ref not in self.section_ids[game_id]:
                 self.problem(source_file, where, f"no entry, term or section '{ref}'")
         listed = set(section_ids) | {"game", Path(SOURCES_FILE).stem}
         for extra in sorted(folder.glob("*.y*ml")):
             if extra.stem not in listed:
                 self.problem(extra, "", "not listed in game.yaml sections")
-        turn = []
         for i, section_id in enumerate(self.string_list(file, "turn", data["turn"])):
-            section = sections.get(section_id)
-            if section is None:
+            if section_id not in kinds:
                 self.problem(file, f"turn[{i}]", f"no section '{section_id}'")
-            elif section.kind != "sequence":
+            elif kinds[section_id] != "sequence":
                 self.problem(file, f"turn[{i}]", f"section '{section_id}' must be of kind sequence")
-            else:
-                turn.append(section)
-        print_ids = self.string_list(file, "print", data.get("print"))
-        for i, ref in enumerate(print_ids):
-            if ref not in sections and ref not in entries:
+        for i, ref in enumerate(self.string_list(file, "print", data.get("print"))):
+            if ref not in self.section_ids[game_id] and ref not in self.ids[game_id]:
                 self.problem(file, f"print[{i}]", f"no section or entry '{ref}'")
-        for section in sections.values():
-            for entry in section.walk():
-                for ref in getattr(entry, "_see_raw", ()):
-                    self.pending_refs.append((game_id, entry._file, entry._path + ".see", ref, entry))
-        return Game(
-            id=game_id,
-            title=self.text(file, "title", data["title"], required=True),
-            short_title=short_title,
-            publisher=self.text(file, "publisher", data["publisher"], required=True),
-            source_html=self.render(game_id, file, "source", self.text(file, "source", data["source"])),
-            summary_html=self.render(game_id, file, "summary", self.text(file, "summary", data["summary"])),
-            summary_text=plain_text(self.render(game_id, file, "summary", self.text(file, "summary", data["summary"]))),
-            sections=sections,
-            turn=turn,
-            turn_order=self.string_list(file, "turn_order", data.get("turn_order")),
-            print_ids=print_ids,
-            entries=entries,
-        )
+        self.string_list(file, "turn_order", data.get("turn_order"))
+        files.data = self.check_data(game_id, folder / "data")
+        files.sources = self.mapped_sources[game_id]
+        return files
 
-    def load_section(self, game_id, section_id, file, entries):
+    def check_section(self, game_id, section_id, file):
         data = self.read_yaml(file)
-        if data is None:
-            return None
-        if not self.check_keys(file, "", data, SECTION_KEYS):
+        if data is None or not self.check_keys(file, "", data, SECTION_KEYS):
             return None
         if data["id"] != section_id:
             self.problem(file, "id", f"must be '{section_id}', the file name")
@@ -391,141 +435,101 @@ class _Loader:
         if kind not in SECTION_KINDS:
             self.problem(file, "kind", f"'{kind}' is not one of {', '.join(SECTION_KINDS)}")
             return None
-        body = self.text(file, "body", data.get("body"))
-        section = Section(
-            id=section_id,
-            title=self.text(file, "title", data["title"], required=True),
-            kind=kind,
-            game=game_id,
-            summary=self.text(file, "summary", data.get("summary")),
-            body=body,
-            html=self.render(game_id, file, "body", body),
-        )
-        section.text = plain_text(section.html)
+        self.text(file, "title", data["title"], required=True)
+        self.text(file, "summary", data.get("summary"))
+        self.markdown(game_id, file, "body", data.get("body"))
         if kind == "glossary":
             if "entries" in data:
                 self.problem(file, "entries", "a glossary has terms, not entries")
             terms = data.get("terms")
             if not isinstance(terms, list) or not terms:
                 self.problem(file, "terms", "a glossary needs a list of terms")
-                return section
-            for i, raw in enumerate(terms):
-                term = self.load_term(game_id, section_id, file, f"terms[{i}]", raw, entries)
-                if term is not None:
-                    section.entries.append(term)
+            else:
+                for i, raw in enumerate(terms):
+                    self.check_term(game_id, section_id, file, f"terms[{i}]", raw)
         else:
             if "terms" in data:
                 self.problem(file, "terms", f"only a glossary has terms; this section is a {kind}")
-            raw_entries = data.get("entries")
-            if not isinstance(raw_entries, list) or not raw_entries:
+            entries = data.get("entries")
+            if not isinstance(entries, list) or not entries:
                 self.problem(file, "entries", "needs a list of entries")
-                return section
-            for i, raw in enumerate(raw_entries):
-                entry = self.load_entry(game_id, section, file, f"entries[{i}]", raw, entries, None, 0)
-                if entry is not None:
-                    section.entries.append(entry)
-        return section
+            else:
+                for i, raw in enumerate(entries):
+                    self.check_entry(game_id, section_id, file, f"entries[{i}]", raw)
+        return SourceFile(file, data)
 
-    def register(self, file, path, entry, entries):
-        if not ID_PATTERN.match(entry.id):
-            self.problem(file, f"{path}.id", f"'{entry.id}' is not a valid id (lowercase letters, digits, '-')")
-            return False
-        if entry.id in entries:
-            other = entries[entry.id]
-            self.problem(file, f"{path}.id", f"duplicate id '{entry.id}' (also in section '{other.section}')")
-            return False
-        entries[entry.id] = entry
-        return True
-
-    def load_entry(self, game_id, section, file, path, raw, entries, parent, depth):
+    def check_entry(self, game_id, section_id, file, path, raw):
         if not isinstance(raw, dict):
             self.problem(file, path, "must be a mapping with at least id and title")
-            return None
+            return
         if not self.check_keys(file, path, raw, ENTRY_KEYS):
-            return None
-        if section.kind == "sequence":
-            kind = ("phase", "step")[depth] if depth < 2 else "substep"
-        else:
-            kind = "rule"
-        body = self.text(file, f"{path}.body", raw.get("body"))
-        short = self.text(file, f"{path}.short", raw.get("short"))
-        if len(short) > 40:
+            return
+        self.text(file, f"{path}.title", raw["title"], required=True)
+        self.markdown(game_id, file, f"{path}.body", raw.get("body"))
+        if len(self.text(file, f"{path}.short", raw.get("short"))) > 40:
             self.problem(file, f"{path}.short", "at most 40 characters")
-        flags = tuple(self.string_list(file, f"{path}.flags", raw.get("flags")))
+        flags = self.string_list(file, f"{path}.flags", raw.get("flags"))
         for flag in flags:
             if flag not in FLAGS:
                 self.problem(file, f"{path}.flags", f"unknown flag '{flag}' (allowed: {', '.join(FLAGS)})")
-        when = self.text(file, f"{path}.when", raw.get("when"))
-        if when and "conditional" not in flags:
+        if self.text(file, f"{path}.when", raw.get("when")) and "conditional" not in flags:
             self.problem(file, f"{path}.when", "only a conditional step has a 'when'")
         calculator = self.text(file, f"{path}.calculator", raw.get("calculator"))
-        if calculator and calculator not in CALCULATOR_IDS:
-            self.problem(file, f"{path}.calculator", f"unknown calculator '{calculator}' (allowed: {', '.join(CALCULATOR_IDS)})")
-            calculator = ""
-        entry = Entry(
-            id=str(raw["id"]),
-            title=self.text(file, f"{path}.title", raw["title"], required=True),
-            kind=kind,
-            game=game_id,
-            section=section.id,
-            short=short,
-            body=body,
-            html=self.render(game_id, file, f"{path}.body", body),
-            flags=flags,
-            when=when,
-            calculator=calculator,
-            table=self.load_table(file, f"{path}.table", raw.get("table")),
-            aliases=tuple(self.string_list(file, f"{path}.aliases", raw.get("aliases"))),
-            parent=parent,
-            depth=depth,
-        )
-        entry.text = plain_text(entry.html)
-        entry.sources = self.entry_sources(game_id, file, path, entry.id, raw.get("source"))
-        if entry.table is not None:
-            cells = [entry.table.caption, *entry.table.columns, *(c for row in entry.table.rows for c in row)]
-            entry.text = f"{entry.text} {' '.join(cells)}".strip()
-        entry._file, entry._path = file, path
-        entry._see_raw = self.string_list(file, f"{path}.see", raw.get("see"))
-        if not self.register(file, path, entry, entries):
-            return None
+        if calculator and calculator not in self.calculator_ids:
+            self.problem(file, f"{path}.calculator",
+                         f"unknown calculator '{calculator}' (allowed: {', '.join(self.calculator_ids)})")
+        if raw.get("table") is not None:
+            self.check_table(file, f"{path}.table", raw["table"])
+        self.string_list(file, f"{path}.aliases", raw.get("aliases"))
+        for ref in self.string_list(file, f"{path}.see", raw.get("see")):
+            self.refs.append((file, f"{path}.see", game_id, ref))
+        self.check_entry_source(game_id, file, path, str(raw["id"]), raw.get("source"))
+        if not self.register(game_id, file, path, str(raw["id"]), section_id):
+            return
         children = raw.get("entries")
-        if children is not None:
-            if not isinstance(children, list):
-                self.problem(file, f"{path}.entries", "must be a list of entries")
-            else:
-                for i, child in enumerate(children):
-                    loaded = self.load_entry(game_id, section, file, f"{path}.entries[{i}]", child, entries, entry, depth + 1)
-                    if loaded is not None:
-                        entry.entries.append(loaded)
-        return entry
+        if children is None:
+            return
+        if not isinstance(children, list):
+            self.problem(file, f"{path}.entries", "must be a list of entries")
+            return
+        for i, child in enumerate(children):
+            self.check_entry(game_id, section_id, file, f"{path}.entries[{i}]", child)
 
-    def load_term(self, game_id, section_id, file, path, raw, entries):
+    def check_term(self, game_id, section_id, file, path, raw):
         if not isinstance(raw, dict):
             self.problem(file, path, "must be a mapping with id, term and body")
-            return None
+            return
         if not self.check_keys(file, path, raw, TERM_KEYS):
-            return None
-        body = self.text(file, f"{path}.body", raw["body"], required=True)
-        term = Entry(
-            id=str(raw["id"]),
-            title=self.text(file, f"{path}.term", raw["term"], required=True),
-            kind="term",
-            game=game_id,
-            section=section_id,
-            body=body,
-            html=self.render(game_id, file, f"{path}.body", body),
-            aliases=tuple(self.string_list(file, f"{path}.aliases", raw.get("aliases"))),
-        )
-        term.text = plain_text(term.html)
-        term.sources = self.entry_sources(game_id, file, path, term.id, raw.get("source"))
-        term._file, term._path = file, path
-        term._see_raw = self.string_list(file, f"{path}.see", raw.get("see"))
-        if not self.register(file, path, term, entries):
-            return None
-        return term
+            return
+        self.text(file, f"{path}.term", raw["term"], required=True)
+        self.markdown(game_id, file, f"{path}.body", raw["body"], required=True)
+        self.string_list(file, f"{path}.aliases", raw.get("aliases"))
+        for ref in self.string_list(file, f"{path}.see", raw.get("see")):
+            self.refs.append((file, f"{path}.see", game_id, ref))
+        self.check_entry_source(game_id, file, path, str(raw["id"]), raw.get("source"))
+        self.register(game_id, file, path, str(raw["id"]), section_id)
 
-    def load_sources(self, game_id, file):
-        """Read sources.yaml into ``mapped_sources``; return (file, path, id) for every id it names."""
+    def check_table(self, file, path, raw):
+        if not isinstance(raw, dict):
+            self.problem(file, path, "must be a mapping with columns and rows")
+            return
+        if not self.check_keys(file, path, raw, TABLE_KEYS):
+            return
+        self.text(file, f"{path}.caption", raw.get("caption"))
+        columns = self.string_list(file, f"{path}.columns", raw["columns"])
+        if not isinstance(raw["rows"], list):
+            self.problem(file, f"{path}.rows", "must be a list of rows")
+            return
+        for i, row in enumerate(raw["rows"]):
+            cells = self.string_list(file, f"{path}.rows[{i}]", row)
+            if len(cells) != len(columns):
+                self.problem(file, f"{path}.rows[{i}]", f"has {len(cells)} cells; the table has {len(columns)} columns")
+
+    # --- sources
+
+    def check_sources(self, game_id, file):
+        """Check sources.yaml and note what it maps to each entry; (file, path, id) for every id it names."""
+        self.mapped_sources[game_id] = {}
         data = self.read_yaml(file)
         if data is None or not self.check_keys(file, "", data, SOURCES_KEYS):
             return []
@@ -537,11 +541,11 @@ class _Loader:
                 self.problem(file, path, "must be a mapping with section and rules")
             elif self.check_keys(file, path, section, SOURCE_SECTION_KEYS):
                 where = self.text(file, f"{path}.section", section["section"], required=True)
-                found += self.source_rules(game_id, file, f"{path}.rules", section["rules"], "summary", where)
-        found += self.source_rules(game_id, file, "rulebook", data.get("rulebook") or [], "rulebook", "")
+                found += self.check_source_rules(game_id, file, f"{path}.rules", section["rules"], "summary", where)
+        found += self.check_source_rules(game_id, file, "rulebook", data.get("rulebook") or [], "rulebook", "")
         return found
 
-    def source_rules(self, game_id, file, path, rules, kind, where):
+    def check_source_rules(self, game_id, file, path, rules, kind, where):
         found = []
         for i, rule in enumerate(self.list_of(file, path, rules)):
             rule_path = f"{path}[{i}]"
@@ -553,7 +557,7 @@ class _Loader:
             self.text(file, f"{rule_path}.rule", rule["rule"], required=True)
             for j, ref in enumerate(self.string_list(file, f"{rule_path}.ids", rule["ids"])):
                 found.append((file, f"{rule_path}.ids[{j}]", ref))
-                places = self.mapped_sources.setdefault((game_id, ref), {}).setdefault(kind, [])
+                places = self.mapped_sources[game_id].setdefault(ref, {}).setdefault(kind, [])
                 if where and where not in places:
                     places.append(where)
         return found
@@ -564,84 +568,255 @@ class _Loader:
             return []
         return value
 
-    def entry_sources(self, game_id, file, path, entry_id, derived):
-        """The entry's sources: what sources.yaml maps to it, or its own ``source`` (how it is derived)."""
-        mapped = self.mapped_sources.get((game_id, entry_id), {})
+    def check_entry_source(self, game_id, file, path, entry_id, derived):
+        """An entry has its source in sources.yaml, or says in its own ``source`` how it is derived: one of the two."""
+        mapped = self.mapped_sources[game_id].get(entry_id)
         derived = self.text(file, f"{path}.source", derived).strip()
         if derived and mapped:
             self.problem(file, f"{path}.source", f"'{entry_id}' already has its source in {SOURCES_FILE}; keep only one")
         elif not derived and not mapped:
             self.problem(file, path, f"'{entry_id}' has no source: map a rule to it in {SOURCES_FILE}, "
                                      "or say how it is derived in a 'source' key")
-        if not mapped:
-            return (Source("derived", (derived,)),) if derived else ()
-        return tuple(Source(kind, tuple(mapped[kind])) for kind in ("summary", "rulebook") if kind in mapped)
 
-    def load_table(self, file, path, raw):
-        if raw is None:
-            return None
-        if not isinstance(raw, dict):
-            self.problem(file, path, "must be a mapping with columns and rows")
-            return None
-        if not self.check_keys(file, path, raw, TABLE_KEYS):
-            return None
-        columns = self.string_list(file, f"{path}.columns", raw["columns"])
-        rows = []
-        if not isinstance(raw["rows"], list):
-            self.problem(file, f"{path}.rows", "must be a list of rows")
-            return None
-        for i, row in enumerate(raw["rows"]):
-            cells = self.string_list(file, f"{path}.rows[{i}]", row)
-            if len(cells) != len(columns):
-                self.problem(file, f"{path}.rows[{i}]", f"has {len(cells)} cells; the table has {len(columns)} columns")
-            rows.append(cells)
-        return Table(caption=self.text(file, f"{path}.caption", raw.get("caption")), columns=columns, rows=rows)
-
-    def resolve_refs(self, games):
-        for game_id, file, path, ref, entry in self.pending_refs:
-            target = self.find(games, game_id, ref)
-            if target is None:
+    def check_refs(self):
+        for file, path, game_id, ref in self.refs:
+            target_game, _, target_id = ref.rpartition(":")
+            target_game = target_game or game_id
+            if target_id not in self.ids.get(target_game, {}) and target_id not in self.section_ids.get(target_game, ()):
                 self.problem(file, path, f"broken reference '{ref}' (no such entry, term or section)")
-            elif entry is not None:
-                entry.see.append(target)
-        # Rewrite ref: links now that every target is known.
+
+    # --- data files
+
+    def check_data(self, game_id, folder) -> dict:
+        """The game's data/*.yaml files that pass their checks, by name."""
+        known = {name: kind for (game, name), kind in DATA_FILES.items() if game == game_id}
+        found = {}
+        present = sorted(folder.glob("*.y*ml")) if folder.is_dir() else []
+        for path in present:
+            kind = known.get(path.stem)
+            if kind is None:
+                names = ", ".join(f"{name}.yaml" for name in known) or "none"
+                self.problem(path, "", f"unknown data file (known for {game_id}: {names})")
+                continue
+            data = self.read_yaml(path)
+            if data is not None and kind.check(self, path, data):
+                found[path.stem] = SourceFile(path, data)
+        for name in known:
+            if name not in {path.stem for path in present}:
+                self.problem(folder / f"{name}.yaml", "", "data file missing")
+        return found
+
+    def check_fotf_dice(self, file, data) -> bool:
+        """Each die's face counts: exactly its results, whole numbers, adding up to its sides."""
+        before = len(self.problems)
+        if not self.check_keys(file, "", data, FOTF_DICE_KEYS):
+            return False
+        if not isinstance(data.get("verified", False), bool):
+            self.problem(file, "verified", "must be true or false")
+        self.text(file, "note", data.get("note"))
+        for die, faces in FOTF_DIE_FACES.items():
+            counts = data[die]
+            if not isinstance(counts, dict):
+                self.problem(file, die, f"must be a mapping of the faces {', '.join(faces)} to counts")
+                continue
+            die_before = len(self.problems)
+            for face in counts:
+                if face not in faces:
+                    self.problem(file, f"{die}.{face}", f"unknown face (allowed: {', '.join(faces)})")
+            for face in faces:
+                count = counts.get(face)
+                if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= FOTF_DIE_SIDES:
+                    self.problem(file, f"{die}.{face}", f"must be a whole number of faces from 0 to {FOTF_DIE_SIDES}")
+            if len(self.problems) == die_before and sum(counts.values()) != FOTF_DIE_SIDES:
+                self.problem(file, die, f"the faces total {sum(counts.values())}; a die has {FOTF_DIE_SIDES} faces")
+        return len(self.problems) == before
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A kind of data file: the check it must pass, and the values built from it once it has."""
+
+    check: object  # (checker, file, data) -> bool, reporting each problem
+    build: object  # (data) -> the values calculators read
+
+
+# --------------------------------------------------------------------------- building
+
+
+
+
+class _Builder:
+    """Turns checked files into the Library; it finds no problems, the checker has found them all."""
+
+    def __init__(self):
+        self.md = markdown.Markdown(extensions=["tables", "sane_lists"], output_format="html")
+        self.see = []  # (entry, its game id, the references it names) resolved once every game is built
+        self.sources = {}  # the game being built: what its sources.yaml maps to each entry id
+
+    def render(self, source) -> str:
+        if not source:
+            return ""
+        self.md.reset()
+        return self.md.convert(source)
+
+    def build(self, files: dict, fingerprint: str) -> Library:
+        games = {game_id: self.game(game_id, game_files) for game_id, game_files in files.items()}
+        for entry, game_id, refs in self.see:
+            entry.see = [_find(games, game_id, ref) for ref in refs]
         for game in games.values():
-            game.source_html = self.link(games, game.id, game.source_html)
-            game.summary_html = self.link(games, game.id, game.summary_html)
+            game.source_html = _link(games, game.id, game.source_html)
+            game.summary_html = _link(games, game.id, game.summary_html)
             for section in game.sections.values():
-                section.html = self.link(games, game.id, section.html)
+                section.html = _link(games, game.id, section.html)
                 for entry in section.walk():
-                    entry.html = self.link(games, game.id, entry.html)
+                    entry.html = _link(games, game.id, entry.html)
+        data = {game_id: {name: DATA_FILES[game_id, name].build(source.data) for name, source in game_files.data.items()}
+                for game_id, game_files in files.items()}
+        return Library(games=games, fingerprint=fingerprint, synonyms=_synonyms(games), data=data)
 
-    def find(self, games, game_id, ref):
-        target_game, _, target_id = ref.rpartition(":")
-        target_game = target_game or game_id
-        game = games.get(target_game)
-        if game is None:
-            return None
-        found = game.lookup(target_id)
-        if found is None:
-            return None
-        return Ref(game=target_game, id=target_id, title=found.title, url=found.url)
+    def game(self, game_id, files: GameFiles) -> Game:
+        data = files.game.data
+        self.sources = files.sources
+        entries = {}
+        sections = {section_id: self.section(game_id, section_id, source.data, entries)
+                    for section_id, source in files.sections.items()}
+        summary_html = self.render(_text(data["summary"]))
+        return Game(
+            id=game_id,
+            title=_text(data["title"]),
+            short_title=_text(data["short_title"]),
+            publisher=_text(data["publisher"]),
+            source_html=self.render(_text(data["source"])),
+            summary_html=summary_html,
+            summary_text=plain_text(summary_html),
+            sections=sections,
+            turn=[sections[section_id] for section_id in _strings(data["turn"])],
+            turn_order=_strings(data.get("turn_order")),
+            print_ids=_strings(data.get("print")),
+            entries=entries,
+        )
 
-    def link(self, games, game_id, rendered):
-        def replace(match):
-            ref = self.find(games, game_id, match.group(1))
-            return f'href="{ref.url}"' if ref else match.group(0)
+    def section(self, game_id, section_id, data, entries) -> Section:
+        section = Section(
+            id=section_id,
+            title=_text(data["title"]),
+            kind=data["kind"],
+            game=game_id,
+            summary=_text(data.get("summary")),
+            body=_text(data.get("body")),
+        )
+        section.html = self.render(section.body)
+        section.text = plain_text(section.html)
+        if section.kind == "glossary":
+            section.entries = [self.term(game_id, section, raw, entries) for raw in data["terms"]]
+        else:
+            section.entries = [self.entry(game_id, section, raw, entries, None, 0) for raw in data["entries"]]
+        return section
 
-        return re.sub(r'href="ref:([a-z0-9-]+(?::[a-z0-9-]+)?)"', replace, rendered)
+    def entry(self, game_id, section, raw, entries, parent, depth) -> Entry:
+        if section.kind == "sequence":
+            kind = ("phase", "step")[depth] if depth < 2 else "substep"
+        else:
+            kind = "rule"
+        table = raw.get("table")
+        entry = Entry(
+            id=str(raw["id"]),
+            title=_text(raw["title"]),
+            kind=kind,
+            game=game_id,
+            section=section.id,
+            short=_text(raw.get("short")),
+            body=_text(raw.get("body")),
+            flags=tuple(_strings(raw.get("flags"))),
+            when=_text(raw.get("when")),
+            calculator=_text(raw.get("calculator")),
+            table=None if table is None else Table(caption=_text(table.get("caption")),
+                                                   columns=_strings(table["columns"]),
+                                                   rows=[_strings(row) for row in table["rows"]]),
+            aliases=tuple(_strings(raw.get("aliases"))),
+            parent=parent,
+            depth=depth,
+        )
+        entry.html = self.render(entry.body)
+        entry.text = plain_text(entry.html)
+        entry.sources = self.entry_sources(entry.id, raw.get("source"))
+        if entry.table is not None:
+            cells = [entry.table.caption, *entry.table.columns, *(cell for row in entry.table.rows for cell in row)]
+            entry.text = f"{entry.text} {' '.join(cells)}".strip()
+        self.see.append((entry, game_id, _strings(raw.get("see"))))
+        entries[entry.id] = entry
+        entry.entries = [self.entry(game_id, section, child, entries, entry, depth + 1)
+                         for child in raw.get("entries") or ()]
+        return entry
 
-    @staticmethod
-    def synonyms(games):
-        groups = []
-        for game in games.values():
-            for section in game.sections.values():
-                for entry in section.walk():
-                    if entry.kind == "term" and entry.aliases:
-                        groups.append([entry.title, *entry.aliases])
-        return groups
+    def term(self, game_id, section, raw, entries) -> Entry:
+        term = Entry(
+            id=str(raw["id"]),
+            title=_text(raw["term"]),
+            kind="term",
+            game=game_id,
+            section=section.id,
+            body=_text(raw["body"]),
+            aliases=tuple(_strings(raw.get("aliases"))),
+        )
+        term.html = self.render(term.body)
+        term.text = plain_text(term.html)
+        term.sources = self.entry_sources(term.id, raw.get("source"))
+        self.see.append((term, game_id, _strings(raw.get("see"))))
+        entries[term.id] = term
+        return term
 
 
-def load_library(root) -> Library:
-    """Load and validate every game under ``root``; raise ContentError listing every problem."""
-    return _Loader(Path(root)).load()
+    def entry_sources(self, entry_id, derived) -> tuple:
+        """What sources.yaml maps to the entry, summary first, or its own line on how it is derived."""
+        mapped = self.sources.get(entry_id)
+        if not mapped:
+            return (Source("derived", (_text(derived).strip(),)),)
+        return tuple(Source(kind, tuple(mapped[kind])) for kind in SOURCE_KINDS if kind in mapped)
+
+
+def _text(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _strings(value) -> list:
+    return [str(item) for item in value or ()]
+
+
+def _find(games, game_id, ref) -> Ref | None:
+    target_game, _, target_id = ref.rpartition(":")
+    target_game = target_game or game_id
+    game = games.get(target_game)
+    found = game.lookup(target_id) if game else None
+    if found is None:
+        return None
+    return Ref(game=target_game, id=target_id, title=found.title, url=found.url)
+
+
+def _link(games, game_id, rendered) -> str:
+    """Rendered HTML with its ref: links pointing at the rules they name."""
+    def replace(match):
+        ref = _find(games, game_id, match.group(1))
+        return f'href="{ref.url}"' if ref else match.group(0)
+
+    return REF_HREF.sub(replace, rendered)
+
+
+def _synonyms(games) -> list:
+    groups = []
+    for game in games.values():
+        for section in game.sections.values():
+            for entry in section.walk():
+                if entry.kind == "term" and entry.aliases:
+                    groups.append([entry.title, *entry.aliases])
+    return groups
+
+
+def _fotf_dice(data) -> dict:
+    """The checked dice file's values, with what it may leave out filled in."""
+    return {"verified": data.get("verified", False), "note": _text(data.get("note")),
+            **{die: {face: data[die][face] for face in faces} for die, faces in FOTF_DIE_FACES.items()}}
+
+
+# What each data file holds: (game, file name) -> its kind.
+DATA_FILES = {("fotf", "dice"): DataFile(check=_Checker.check_fotf_dice, build=_fotf_dice)}

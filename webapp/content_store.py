@@ -1,7 +1,20 @@
-"""The app's loaded content: read and validated once when the app is created."""
+"""The app's loaded content: read and validated once when the app is created, and the pages made from it."""
+from functools import lru_cache, wraps
+
 from flask import abort, current_app
 
 from .content import load_library
+
+# Every game, section, checklist and print page is well under this, so the cache never turns
+# pages over in use; a combined print sheet for a new choice of games may push an old one out.
+PAGE_CACHE_SIZE = 256
+
+
+def read_library(content_dir):
+    """Load and validate the content at content_dir; an entry may name any of the app's calculators."""
+    from .calculators import CALCULATORS
+
+    return load_library(content_dir, calculator_ids=CALCULATORS)
 
 
 def get_library():
@@ -17,36 +30,22 @@ def get_game_or_404(game_id):
 
 def init_app(app):
     """Load every game's content; a content error stops the app from starting."""
-    app.extensions["redbook.library"] = load_library(app.config["CONTENT_DIR"])
-
-    import click
-
-    @app.cli.command("check-content")
-    def check_content_command():
-        """Validate every content file (the app only starts when this passes)."""
-        library = get_library()
-        entries = sum(1 for _, entry in library.entries() if entry is not None)
-        click.echo(f"content OK: {len(library.games)} games, {entries} entries")
+    app.extensions["redbook.library"] = read_library(app.config["CONTENT_DIR"])
+    app.extensions["redbook.pages"] = lru_cache(maxsize=PAGE_CACHE_SIZE)(_render)
 
 
-MAX_CACHED_PAGES = 1000
+def _render(view, arguments):
+    return view(**dict(arguments))
 
 
 def cached_page(view):
-    """Render a content page once per process: content does not change while the app runs."""
-    from functools import wraps
+    """Render a content page once per app and arguments: content does not change while the app runs.
 
-    from flask import request
-
+    The key is the view and its arguments (the URL's, or what the view was given), never the query
+    string, so a URL with junk appended is the same page and cannot push others out.
+    """
     @wraps(view)
-    def wrapper(**kwargs):
-        cache = current_app.extensions.setdefault("redbook.pages", {})
-        key = request.full_path
-        body = cache.get(key)
-        if body is None:
-            body = view(**kwargs)
-            if len(cache) < MAX_CACHED_PAGES:
-                cache[key] = body
-        return body
+    def wrapper(**arguments):
+        return current_app.extensions["redbook.pages"](view, tuple(sorted(arguments.items())))
 
     return wrapper

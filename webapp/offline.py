@@ -9,7 +9,7 @@ import json
 
 from flask import Response, current_app, render_template, url_for
 
-from .calculators.registry import CALCULATORS
+from .calculators import CALCULATORS
 from .content_store import get_library
 
 
@@ -57,5 +57,5 @@ def init_app(app):
 
     @app.route("/offline")
     def offline_page():
-        calculators = sorted(CALCULATORS.values(), key=lambda c: c.game)
+        calculators = sorted(CALCULATORS.values(), key=lambda calc: calc.game)
         return render_template("offline.html", calculators=calculators)

@@ -176,27 +176,26 @@ def concepts_in(text, table):
 
 def documents(library):
     """One search document per section, phase, step, rule and glossary term."""
-    for section, entry in library.entries():
+    for section in library.sections():
         game = library.games[section.game]
-        if entry is None:
-            yield {
-                "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
-                "title": section.title, "aliases": "", "body": f"{section.summary} {section.text}".strip(),
-                "context": "", "url": section.url, "trail": [game.short_title],
-            }
-            continue
-        trail = [game.short_title, game.sections[section.id].title]
-        parent = entry.parent
-        ancestors = []
-        while parent is not None:
-            ancestors.insert(0, parent.title)
-            parent = parent.parent
-        trail.extend(ancestors)
         yield {
-            "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
-            "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
-            "body": entry.text, "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
+            "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
+            "title": section.title, "aliases": "", "body": f"{section.summary} {section.text}".strip(),
+            "context": "", "url": section.url, "trail": [game.short_title],
         }
+        for entry in section.walk():
+            trail = [game.short_title, section.title]
+            parent = entry.parent
+            ancestors = []
+            while parent is not None:
+                ancestors.insert(0, parent.title)
+                parent = parent.parent
+            trail.extend(ancestors)
+            yield {
+                "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
+                "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
+                "body": entry.text, "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
+            }
 
 
 def index_link(instance_path) -> Path:

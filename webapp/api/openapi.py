@@ -1,6 +1,8 @@
 """The OpenAPI document, generated from the same declarations that parse each endpoint's input."""
-from flask import current_app, jsonify
+from flask import jsonify
 
+from ..calculators.fields import REQUIRED, describe, object_schema
+from ..calculators.views import get_calculators
 from ..content import GAME_IDS
 from ..search import LIMIT_MAX
 from . import bp
@@ -41,32 +43,31 @@ def search_operation():
     }
 
 
-def calculator_operation(spec):
+def calculator_operation(calc, api):
+    """One endpoint, from the calculator's declaration: the query parameters or the body it reads."""
     operation = {
-        "summary": spec.api_summary or spec.calculator.title,
-        "operationId": spec.id.replace("-", "_"),
-        "description": spec.method,
-        "responses": {"200": _ok(spec.calculator.title), **_error_responses()},
+        "summary": api.summary,
+        "operationId": api.id,
+        "description": calc.method,
+        "responses": {"200": _ok(calc.title), **_error_responses()},
     }
-    if spec.api_method == "GET":
+    if api.method == "GET":
         operation["parameters"] = [
-            {"name": f.name, "in": "query", "required": False, "description": f.label + (f" — {f.help}" if f.help else ""),
-             "schema": f.openapi_schema()}
-            for f in spec.fields
+            {"name": member.name, "in": "query", "required": member.default is REQUIRED,
+             "description": describe(member), "schema": member.openapi_schema(query=True)}
+            for member in calc.fields
         ]
-        return {"get": operation}
-    operation["requestBody"] = {"required": True,
-                                "content": {"application/json": {"schema": spec.json_schema or {"type": "object"}}}}
-    return {"post": operation}
+    else:
+        operation["requestBody"] = {"required": True,
+                                    "content": {"application/json": {"schema": object_schema(api.fields)}}}
+    return {api.method.lower(): operation}
 
 
 def document():
-    specs = current_app.extensions["redbook.calculators"].values()
     paths = {"/api/search": search_operation()}
-    for spec in specs:
-        for path, method_spec in getattr(spec, "api_paths", lambda: {spec.api_path: spec})().items():
-            if path:
-                paths[path] = calculator_operation(method_spec)
+    for calc in get_calculators().values():
+        for api in calc.apis:
+            paths[api.path] = calculator_operation(calc, api)
     return {
         "openapi": "3.0.3",
         "info": {"title": "Red Book API", "version": "1",

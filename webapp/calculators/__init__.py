@@ -1,28 +1,35 @@
-"""Calculator pages: parse the form, call an engine, render the result and its working."""
-from .registry import CALCULATORS, for_game
-from .spec import percent
+"""Calculators: one declaration each (see calculator.py), served as pages and JSON endpoints."""
+from flask import url_for
+
+from . import fotf, meccg, meq, wotr, wotr_cards
+from .calculator import percent
+
+CALCULATORS = {calc.id: calc for module in (wotr, fotf, meccg, meq, wotr_cards) for calc in module.CALCULATORS}
 
 
-def all_specs():
-    """Every calculator's spec, in registry order."""
-    from . import fotf, meccg, meq, wotr, wotr_cards
+def for_game(game_id):
+    """A game's calculators, in order."""
+    return [calc for calc in CALCULATORS.values() if calc.game == game_id]
 
-    specs = {spec.id: spec for module in (wotr, fotf, meccg, meq, wotr_cards) for spec in module.SPECS}
-    return [specs[cid] for cid in CALCULATORS if cid in specs]
+
+def calculator_url(calculator_id):
+    calc = CALCULATORS[calculator_id]
+    return url_for("calculators.page", game_id=calc.game, slug=calc.slug)
 
 
 def init_app(app):
-    from . import views
+    """Bind every calculator to the loaded content and serve its page and endpoints."""
+    from .views import bp
 
-    specs = all_specs()
-    app.register_blueprint(views.make_blueprint(specs))
-    app.extensions["redbook.calculators"] = {spec.id: spec for spec in specs}
+    library = app.extensions["redbook.library"]
+    app.extensions["redbook.calculators"] = {calc_id: calc.bind(library) for calc_id, calc in CALCULATORS.items()}
+    app.register_blueprint(bp)
 
     @app.context_processor
     def calculator_helpers():
         return {
-            "calculator_url": lambda cid: CALCULATORS[cid].url,
-            "calculator_title": lambda cid: CALCULATORS[cid].title,
+            "calculator_url": calculator_url,
+            "calculator_title": lambda calculator_id: CALCULATORS[calculator_id].title,
             "calculators_for": for_game,
             "pct": percent,
         }

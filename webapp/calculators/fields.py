@@ -1,154 +1,448 @@
-"""Calculator inputs: one declaration per field drives the HTML form, the API and OpenAPI.
+"""Calculator inputs, each declared once.
 
-Parsing never raises on bad input: it returns the values it could read, an error message per
-field naming what is allowed, and the raw text the player typed so a form can show it again.
+A field reads itself from a form or query string (text) and from a JSON body, says in words what
+it allows, and describes itself for OpenAPI. A value it cannot take is an InputError naming the
+field, the same exception the engines raise, so a page shows the message beside the field and the
+API answers ``{"error": "<name>: <message>"}``.
+
+What a blank or missing value means is the field's ``default``: REQUIRED (an error), None ("not
+given", which the engine gives a meaning) or a value. What the empty form shows first is its
+``example`` (the default unless said otherwise).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field, replace
 
-TRUE_WORDS = ("true", "1", "on", "yes")
-FALSE_WORDS = ("false", "0", "off", "no")
-MAX_RAW = 200
+from ..engines.inputs import InputError
+
+
+class _Marker:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+REQUIRED = _Marker("REQUIRED")  # a blank or missing value is an error naming the field
+SAME = _Marker("SAME")  # the example is the default
+MAX_TEXT = 200  # the most characters a form box or query parameter holds
+BOOLEAN_WORDS = {"true": True, "1": True, "false": False, "0": False}
+SHORT_CHOICE = 3  # choices a form can show side by side (radio buttons) rather than in a drop-down
+SMALL_COUNT = 10  # a range a form can step through (- and + buttons) rather than type
+
+
+@dataclass(frozen=True)
+class Data:
+    """A default read from the calculator's content data file: the keys leading to it."""
+
+    keys: tuple
+
+    def __init__(self, *keys):
+        object.__setattr__(self, "keys", keys)
+
+    def read(self, data):
+        for key in self.keys:
+            data = data[key]
+        return data
 
 
 @dataclass(frozen=True)
 class Field:
     name: str
     label: str
-    kind: str = "int"  # int, bool, choice, int_list
-    default: object = None
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple = ()  # ((value, label), ...)
-    count: int | None = None  # int_list: exactly this many values (None: any number)
+    _: KW_ONLY
     help: str = ""
-    optional: bool = False  # may be left blank (value None)
+    default: object = REQUIRED  # what a blank or missing value means: REQUIRED, None or a value
+    example: object = SAME  # what the empty form shows first
+    widget: str = ""  # how a form shows it; "" lets the kind choose (see widget_hint)
+    shown_when: tuple = ()  # (another field's name, its value): a form shows this field only then
 
-    def allowed(self):
-        """What the field accepts, in words (used in every error message)."""
-        if self.kind == "bool":
-            return "true or false (also 1 or 0)"
-        if self.kind == "choice":
-            return "one of " + ", ".join(value for value, _ in self.choices)
-        span = f"from {self.minimum} to {self.maximum}"
-        blank = " (or blank)" if self.optional else ""
-        if self.kind == "int_list":
-            if self.count is None:
-                return f"whole numbers {span}, separated by commas{blank}"
-            return f"{self.count} whole numbers {span}, separated by commas{blank}"
-        return f"a whole number {span}{blank}"
+    kind = "field"
+    in_query = True  # can be given as one query parameter (a list of records cannot)
 
-    def form_value(self, value):
-        """A parsed value as the form shows it."""
+    # --- what each kind says about itself
+
+    def allowed(self) -> str:
+        """What the field accepts, in words, for every error message."""
+        raise NotImplementedError
+
+    def read_text(self, text: str, path: str):
+        """The value of non-blank form or query text; raises InputError naming ``path``."""
+        raise NotImplementedError
+
+    def read_json(self, value, path: str):
+        """The value of a member of a JSON body (never None here); raises InputError naming ``path``."""
+        raise NotImplementedError
+
+    def schema(self) -> dict:
+        """The JSON schema of the value in a body (also of a query parameter, unless query_schema says)."""
+        raise NotImplementedError
+
+    def query_schema(self) -> dict:
+        return self.schema()
+
+    def form_value(self, value) -> str:
+        """A value as a form box shows it."""
+        return "" if value is None else str(value)
+
+    def widget_hint(self) -> str:
+        return self.widget or "text"
+
+    # --- shared by every kind
+
+    @property
+    def prefill(self):
+        """What the empty form shows: the example, else the default (nothing when it is required)."""
+        if self.example is not SAME:
+            return self.example
+        return None if self.default is REQUIRED else self.default
+
+    def refusal(self, path, words=None) -> InputError:
+        return InputError(path, f"must be {words or self.allowed()}")
+
+    def when_blank(self, path):
+        """The value of a blank or missing input: the default, or an error when there is none."""
+        if self.default is REQUIRED:
+            raise InputError(path, f"required: {self.allowed()}")
+        return self.default
+
+    def parse_text(self, text: str, path: str | None = None):
+        """The value of one form or query value as typed ("" when it was not given)."""
+        path = path or self.name
+        if len(text) > MAX_TEXT or "\x00" in text:
+            raise self.refusal(path)
+        if not text.strip():
+            return self.when_blank(path)
+        return self.read_text(text, path)
+
+    def parse_json(self, value, path: str | None = None):
+        """The value of a JSON body's member (null only where blank means "not given")."""
+        path = path or self.name
+        if value is None and self.default is None:
+            return None
         if value is None:
-            return ""
-        if self.kind == "bool":
-            return "true" if value else "false"
-        if self.kind == "int_list":
-            return ",".join(str(v) for v in value)
-        return str(value)
+            raise self.refusal(path)
+        return self.read_json(value, path)
 
-    def parse(self, raw):
-        """(value, error message or None) for one raw text value; None means use the default."""
-        text = raw.strip()
-        if self.kind == "bool":
-            if text == "":
-                return self.default, None
-            lowered = text.lower()
-            if lowered in TRUE_WORDS:
-                return True, None
-            if lowered in FALSE_WORDS:
-                return False, None
-            return None, f"must be {self.allowed()}"
-        if self.kind == "choice":
-            if text == "":
-                return self.default, None
-            if text in (value for value, _ in self.choices):
-                return text, None
-            return None, f"must be {self.allowed()}"
-        if self.kind == "int_list":
-            if text == "":
-                if self.optional:
-                    return None, None
-                if self.default is not None:
-                    return list(self.default), None
-                return None, f"required: {self.allowed()}"
-            parts = [p.strip() for p in text.split(",")]
-            values = []
-            for part in parts:
-                number = _whole_number(part)
-                if number is None or not self.minimum <= number <= self.maximum:
-                    return None, f"must be {self.allowed()}"
-                values.append(number)
-            if self.count is not None and len(values) != self.count:
-                return None, f"must be {self.allowed()} (got {len(values)})"
-            return values, None
-        if text == "":
-            if self.optional:
-                return None, None
-            if self.default is not None:
-                return self.default, None
-            return None, f"required: {self.allowed()}"
-        number = _whole_number(text)
-        if number is None or not self.minimum <= number <= self.maximum:
-            return None, f"must be {self.allowed()}"
-        return number, None
-
-    def openapi_schema(self):
-        if self.kind == "bool":
-            return {"type": "boolean", **({"default": self.default} if self.default is not None else {})}
-        if self.kind == "choice":
-            schema = {"type": "string", "enum": [value for value, _ in self.choices]}
-        elif self.kind == "int_list":
-            number = r"-?\d{1,3}"
-            repeat = "*" if self.count is None else f"{{{self.count - 1}}}"
-            pattern = f"{number}(,{number}){repeat}"
-            if self.optional:
-                pattern = f"({pattern})?"
-            schema = {"type": "string", "pattern": f"^{pattern}$", "description": self.allowed()}
-        else:
-            schema = {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
-        if self.default is not None:
-            schema["default"] = self.form_value(self.default) if self.kind == "int_list" else self.default
+    def openapi_schema(self, query=False) -> dict:
+        schema = self.query_schema() if query else self.schema()
+        if self.default is not REQUIRED and self.default is not None:
+            schema["default"] = self.form_value(self.default) if query and schema.get("type") == "string" \
+                else self.default
         return schema
 
+    def but(self, **changes) -> Field:
+        """The same field with some attributes changed (another default, a prefixed name...)."""
+        return replace(self, **changes)
 
-def _whole_number(text):
-    sign = text[:1] in "+-" and text[:1] or ""
+    def with_data(self, data) -> Field:
+        """The field with defaults read from the calculator's content data resolved."""
+        changes = {name: getattr(self, name).read(data) for name in ("default", "example")
+                   if isinstance(getattr(self, name), Data)}
+        return replace(self, **changes) if changes else self
+
+
+def whole_number(text: str):
+    """An int from text such as 3, -2 or +4 (ASCII digits only, at most 6), or None."""
+    text = text.strip()
+    sign = text[:1] if text[:1] in ("+", "-") else ""
     digits = text[len(sign):]
     if not digits.isascii() or not digits.isdigit() or len(digits) > 6:
         return None
     return int(text)
 
 
-def parse_fields(fields, args):
-    """Read every field from a mapping of lists (request.args); (values, errors, raw)."""
-    values, errors, raw = {}, {}, {}
-    for field in fields:
-        given = args.getlist(field.name) if hasattr(args, "getlist") else (
-            [args[field.name]] if field.name in args else [])
-        text = given[0] if given else ""
-        raw[field.name] = text[:MAX_RAW]
-        if len(given) > 1:
-            errors[field.name] = "give it only once"
-            continue
-        if "\x00" in text or len(text) > MAX_RAW:
-            errors[field.name] = f"must be {field.allowed()}"
-            continue
-        value, error = field.parse(text)
-        if error:
-            errors[field.name] = error
+@dataclass(frozen=True)
+class Integer(Field):
+    _: KW_ONLY
+    minimum: int
+    maximum: int
+
+    kind = "integer"
+
+    def allowed(self):
+        blank = " (or blank)" if self.default is None else ""
+        return f"a whole number from {self.minimum} to {self.maximum}{blank}"
+
+    def read_text(self, text, path):
+        number = whole_number(text)
+        if number is None or not self.minimum <= number <= self.maximum:
+            raise self.refusal(path)
+        return number
+
+    def read_json(self, value, path):
+        if isinstance(value, bool) or not isinstance(value, int) or not self.minimum <= value <= self.maximum:
+            raise self.refusal(path)
+        return value
+
+    def schema(self):
+        return {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
+
+    def widget_hint(self):
+        return self.widget or ("stepper" if self.maximum - self.minimum <= SMALL_COUNT else "number")
+
+
+@dataclass(frozen=True)
+class Boolean(Field):
+    kind = "boolean"
+
+    def allowed(self):
+        return "true or false (also 1 or 0)"
+
+    def read_text(self, text, path):
+        if text not in BOOLEAN_WORDS:
+            raise self.refusal(path)
+        return BOOLEAN_WORDS[text]
+
+    def read_json(self, value, path):
+        if not isinstance(value, bool):
+            raise self.refusal(path, "true or false")
+        return value
+
+    def schema(self):
+        return {"type": "boolean"}
+
+    def form_value(self, value):
+        return "" if value is None else ("true" if value else "false")
+
+    def widget_hint(self):
+        return self.widget or "switch"
+
+
+@dataclass(frozen=True)
+class Choice(Field):
+    _: KW_ONLY
+    choices: tuple  # ((value, label), ...)
+
+    kind = "choice"
+
+    @property
+    def values(self):
+        return tuple(value for value, _ in self.choices)
+
+    def allowed(self):
+        return "one of " + ", ".join(self.values)
+
+    def read_text(self, text, path):
+        if text.strip() not in self.values:
+            raise self.refusal(path)
+        return text.strip()
+
+    def read_json(self, value, path):
+        if not isinstance(value, str) or value not in self.values:
+            raise self.refusal(path)
+        return value
+
+    def schema(self):
+        return {"type": "string", "enum": list(self.values)}
+
+    def widget_hint(self):
+        return self.widget or ("radio" if len(self.choices) <= SHORT_CHOICE else "select")
+
+
+@dataclass(frozen=True)
+class IntegerList(Field):
+    """Whole numbers, one per card or marker: "2,1,1" in a form or query, [2, 1, 1] in JSON."""
+
+    _: KW_ONLY
+    minimum: int
+    maximum: int
+    count: int | None = None  # exactly this many numbers
+    max_items: int | None = None  # at most this many (when the count is not fixed)
+
+    kind = "integer_list"
+
+    def allowed(self):
+        blank = " (or blank)" if self.default is None else ""
+        many = f"{self.count} " if self.count is not None else ""
+        return f"{many}whole numbers from {self.minimum} to {self.maximum}, separated by commas{blank}"
+
+    def check_length(self, numbers, path):
+        if self.count is not None and len(numbers) != self.count:
+            raise InputError(path, f"must be {self.allowed()} (got {len(numbers)})")
+        if self.max_items is not None and len(numbers) > self.max_items:
+            raise InputError(path, f"must be at most {self.max_items} numbers (got {len(numbers)})")
+        return numbers
+
+    def read_text(self, text, path):
+        numbers = [whole_number(part) for part in text.split(",")]
+        if any(number is None or not self.minimum <= number <= self.maximum for number in numbers):
+            raise self.refusal(path)
+        return self.check_length(numbers, path)
+
+    def read_json(self, value, path):
+        if not isinstance(value, list):
+            raise self.refusal(path, f"a list of whole numbers from {self.minimum} to {self.maximum}")
+        for index, number in enumerate(value):
+            if isinstance(number, bool) or not isinstance(number, int) or not self.minimum <= number <= self.maximum:
+                raise InputError(f"{path}[{index}]", f"must be a whole number from {self.minimum} to {self.maximum}")
+        return self.check_length(list(value), path)
+
+    def schema(self):
+        schema = {"type": "array", "items": {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}}
+        if self.count is not None:
+            schema.update(minItems=self.count, maxItems=self.count)
+        elif self.max_items is not None:
+            schema["maxItems"] = self.max_items
+        return schema
+
+    def query_schema(self):
+        number = r"[-+]?\d{1,6}"
+        if self.count is not None:
+            repeat = f"{{{self.count - 1}}}"
+        elif self.max_items is not None:
+            repeat = f"{{0,{self.max_items - 1}}}"
         else:
-            values[field.name] = value
+            repeat = "*"
+        pattern = f"{number}(,{number}){repeat}"
+        if self.default is None:
+            pattern = f"({pattern})?"
+        return {"type": "string", "pattern": f"^{pattern}$", "maxLength": MAX_TEXT, "description": self.allowed()}
+
+    def form_value(self, value):
+        return "" if value is None else ",".join(str(number) for number in value)
+
+
+@dataclass(frozen=True)
+class Text(Field):
+    _: KW_ONLY
+    max_length: int = MAX_TEXT
+
+    kind = "text"
+
+    def allowed(self):
+        return f"text of at most {self.max_length} characters"
+
+    def read_text(self, text, path):
+        if len(text) > self.max_length:
+            raise self.refusal(path)
+        return text
+
+    def read_json(self, value, path):
+        if not isinstance(value, str) or len(value) > self.max_length or "\x00" in value:
+            raise self.refusal(path)
+        return value
+
+    def schema(self):
+        return {"type": "string", "maxLength": self.max_length}
+
+
+@dataclass(frozen=True)
+class Records(Field):
+    """A list of records, each with its own fields: the cards in a combat, the players at a council.
+
+    ``item`` names one record in messages ("card", "player"). With ``shorthand``, a bare value in
+    the list stands for a record giving only that field (a defending card as its defence icons).
+    """
+
+    _: KW_ONLY
+    fields: tuple
+    item: str
+    min_items: int = 0
+    max_items: int
+    shorthand: str = ""
+
+    kind = "records"
+    in_query = False
+
+    def allowed(self):
+        if self.min_items == self.max_items:
+            return f"a list of {self.max_items} {self.item}s"
+        return f"a list of at most {self.max_items} {self.item}s"
+
+    def read_text(self, text, path):
+        raise self.refusal(path)
+
+    def read_json(self, value, path):
+        if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items:
+            raise self.refusal(path)
+        records = []
+        for index, record in enumerate(value):
+            where = f"{path}[{index}]"
+            if self.shorthand and not isinstance(record, dict):
+                record = {self.shorthand: record}
+            records.append(read_json(self.fields, record, where, what=f"a {self.item}"))
+        return records
+
+    def record_schema(self):
+        return object_schema(self.fields)
+
+    def schema(self):
+        items = self.record_schema()
+        if self.shorthand:
+            short = next(member for member in self.fields if member.name == self.shorthand)
+            items = {"oneOf": [short.schema(), items]}
+        schema = {"type": "array", "items": items, "maxItems": self.max_items}
+        if self.min_items:
+            schema["minItems"] = self.min_items
+        return schema
+
+
+# --------------------------------------------------------------------------- reading many fields
+
+
+def read_query(fields, args, prefix=""):
+    """Read fields from a form or query string (a mapping of lists, such as request.args).
+
+    Returns (values, errors, raw): values by field name, an error message by field name for each
+    field that could not be read, and the text typed into each field (so a form can show it
+    again). ``prefix`` qualifies every parameter name, so several sets of the same fields can
+    share one query string.
+    """
+    values, errors, raw = {}, {}, {}
+    for member in fields:
+        name = prefix + member.name
+        given = args.getlist(name)
+        text = given[0] if given else ""
+        raw[member.name] = text[:MAX_TEXT]
+        try:
+            if len(given) > 1:
+                raise InputError(name, "give it only once")
+            values[member.name] = member.parse_text(text, name)
+        except InputError as error:
+            errors[member.name] = error.message
     return values, errors, raw
 
 
-def field_of_error(message, fields):
-    """Split an engine's "name: message" ValueError into (field name or None, message)."""
-    name, _, rest = str(message).partition(":")
-    name = name.strip().replace(".", "_")
-    names = {f.name for f in fields}
-    if rest and name in names:
-        return name, rest.strip()
-    return None, str(message)
+def read_json(fields, body, path="", what="this request"):
+    """Read fields from a JSON object; raises InputError naming the first member at fault."""
+    if not isinstance(body, dict):
+        raise InputError(path or "body", f"must be {'a JSON object' if not path else what}: an object with "
+                                         f"{', '.join(member.name for member in fields)}")
+    names = [member.name for member in fields]
+    for key in body:
+        if key not in names:
+            raise InputError(_member(path, str(key)[:50]),
+                             f"not a field of {what}; allowed fields are {', '.join(names)}")
+    return {member.name: member.parse_json(body[member.name], _member(path, member.name))
+            if member.name in body else member.when_blank(_member(path, member.name)) for member in fields}
+
+
+def _member(path, name):
+    return f"{path}.{name}" if path else name
+
+
+def object_schema(fields) -> dict:
+    """The JSON schema of an object holding these fields."""
+    schema = {"type": "object",
+              "properties": {member.name: {**member.openapi_schema(), "description": describe(member)}
+                             for member in fields},
+              "additionalProperties": False}
+    required = [member.name for member in fields if member.default is REQUIRED]
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def describe(member) -> str:
+    """A field's label and help, and what each choice means, for OpenAPI."""
+    words = member.label + (f" — {member.help}" if member.help else "")
+    if isinstance(member, Choice):
+        words += " (" + "; ".join(f"{value}: {label}" for value, label in member.choices) + ")"
+    return words
+
+
+def required(member) -> Field:
+    """The same field, which a JSON body must give."""
+    return member.but(default=REQUIRED)

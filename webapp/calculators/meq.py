@@ -1,7 +1,7 @@
 """Middle-earth Quest: which side is dominant on the Story Track, and what follows from it."""
 from ..engines import meq_dominance
-from .fields import Field
-from .spec import CalculatorSpec
+from .calculator import Api, Calculator
+from .fields import Boolean, Integer, IntegerList
 
 SPACES = dict(minimum=0, maximum=meq_dominance.MAX_SPACES)
 DOMINANT = {"heroes": "The heroes are dominant", "sauron": "Sauron is dominant", "none": "Neither side is dominant"}
@@ -20,44 +20,40 @@ def ringwraiths_text(modifier):
     return "no change"
 
 
-def compute(v):
-    result = meq_dominance.dominance(v["hero_to_finale"], v["sauron_to_finale"], v["sauron_to_shadow_falls"],
-                                     first_turn=v["first_turn"])
+def dominance(values):
+    result = meq_dominance.dominance(values["hero_to_finale"], values["sauron_to_finale"],
+                                     values["sauron_to_shadow_falls"], first_turn=values["first_turn"])
     result["dominant_text"] = DOMINANT[result["dominant"]]
     result["event_text"] = EVENT[result["event"]]
     result["ringwraiths_text"] = ringwraiths_text(result["ringwraiths_modifier"])
-    result["summary"] = (f"{result['dominant_text']}: heroes {result['heroes']}, Sauron {result['sauron']} "
-                         f"(lower is dominant).")
     return result
 
 
-def to_json(v, r):
-    keys = ("heroes", "sauron", "dominant", "event", "ringwraiths_modifier", "sauron_closest_to_finale",
-            "sauron_to_shadow_falls_total", "finale_begins")
-    return {**{key: r[key] for key in keys}, "explanation": r["steps"]}
-
-
-DOMINANCE = CalculatorSpec(
-    id="meq-dominance",
-    fields=(
-        Field("hero_to_finale", "Heroes' marker: spaces to the Finale", default=8,
-              help="Count the spaces from the heroes' story marker to the Finale space.", **SPACES),
-        Field("sauron_to_finale", "Sauron's markers: spaces to the Finale", kind="int_list", count=3,
-              default=(10, 12, 14), help="One number per Sauron story marker, e.g. 10,12,14.", **SPACES),
-        Field("sauron_to_shadow_falls", "Sauron's markers: spaces still to The Shadow Falls", kind="int_list",
-              count=3, default=(3, 4, 5),
-              help="One number per Sauron story marker; 0 for a marker on or past The Shadow Falls.", **SPACES),
-        Field("first_turn", "First Sauron turn of the game", kind="bool", default=False),
+DOMINANCE = Calculator(
+    id="meq-dominance", game="meq", slug="dominance", title="Dominance",
+    form=(
+        Integer("hero_to_finale", "Heroes' marker: spaces to the Finale", default=8,
+                help="Count the spaces from the heroes' story marker to the Finale space.", **SPACES),
+        IntegerList("sauron_to_finale", "Sauron's markers: spaces to the Finale",
+                    count=meq_dominance.SAURON_MARKERS, default=(10, 12, 14),
+                    help="One number per Sauron story marker, e.g. 10,12,14.", **SPACES),
+        IntegerList("sauron_to_shadow_falls", "Sauron's markers: spaces still to The Shadow Falls",
+                    count=meq_dominance.SAURON_MARKERS, default=(3, 4, 5),
+                    help="One number per Sauron story marker; 0 for a marker on or past The Shadow Falls.", **SPACES),
+        Boolean("first_turn", "First Sauron turn of the game", default=False),
     ),
-    compute=compute,
-    to_json=to_json,
+    compute=dominance,
+    headline=lambda result: (f"{result['dominant_text']}: heroes {result['heroes']}, Sauron {result['sauron']} "
+                             f"(lower is dominant)."),
     template="calc/meq_dominance.html",
     method="The heroes' count is their marker's distance to the Finale; Sauron's is the smaller of his closest "
            "marker's distance to the Finale and the spaces his three markers still need, added together, to "
            "reach The Shadow Falls. The lower count is dominant; equal counts mean neither side is. Nothing "
            "is random, so the result is exact.",
-    api_path="/api/meq/dominance",
-    api_summary="Which side is dominant, the Event step it brings, and the Ringwraiths' Finale modifier",
+    apis=(Api("/api/meq/dominance",
+              "Which side is dominant, the Event step it brings, and the Ringwraiths' Finale modifier",
+              result=("heroes", "sauron", "dominant", "event", "ringwraiths_modifier", "sauron_closest_to_finale",
+                      "sauron_to_shadow_falls_total", "finale_begins")),),
 )
 
-SPECS = (DOMINANCE,)
+CALCULATORS = (DOMINANCE,)

@@ -1,48 +1,62 @@
 """Calculator pages (GET forms, so every result has a permalink) and their JSON endpoints."""
-from flask import Blueprint, abort, jsonify, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
 from ..content_store import get_game_or_404, get_library
+from ..engines.inputs import InputError
 from ..errors import error_response
-from .fields import field_of_error, parse_fields
+from . import CALCULATORS
+from .calculator import api_body, working
+from .fields import read_json
+
+bp = Blueprint("calculators", __name__)
 
 
-def run(spec, args):
-    """(values, errors, raw, result) for a request's arguments."""
-    values, errors, raw = parse_fields(spec.fields, args)
-    result = None
-    if not errors:
-        try:
-            result = spec.compute(values)
-        except ValueError as exc:
-            name, message = field_of_error(exc, spec.fields)
-            errors[name or "_form"] = message
-    return values, errors, raw, result
+def get_calculators() -> dict:
+    """The app's calculators, bound to its content, by id."""
+    return current_app.extensions["redbook.calculators"]
 
 
-def page(spec):
-    game = get_game_or_404(spec.calculator.game)
-    submitted = any(f.name in request.args for f in spec.fields)
-    if submitted:
-        values, errors, raw, result = run(spec, request.args)
+def find(game_id, slug):
+    found = next((calc for calc in get_calculators().values() if calc.game == game_id and calc.slug == slug), None)
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.route("/<game:game_id>/calc/")
+def calculator_index(game_id):
+    game = get_game_or_404(game_id)
+    calcs = [calc for calc in get_calculators().values() if calc.game == game_id]
+    if not calcs:
+        abort(404)
+    return render_template("calculator_index.html", game=game, calcs=calcs)
+
+
+@bp.route("/<game:game_id>/calc/<slug>")
+def page(game_id, slug):
+    calc = find(game_id, slug)
+    game = get_game_or_404(game_id)
+    if any(member.name in request.args for member in calc.fields):
+        values, errors, raw, result = calc.answer(request.args)
     else:
-        values, errors, result = spec.defaults(), {}, None
-        raw = {f.name: f.form_value(f.default) for f in spec.fields}
-    rules = get_library().entries_for_calculator(spec.id)
-    charts = spec.charts(values, result) if result is not None else []
-    status = 400 if errors else 200
-    return render_template("calculator.html", spec=spec, calc=spec.calculator, game=game, raw=raw,
-                           errors=errors, result=result, values=values, charts=charts, rules=rules), status
+        values, errors, result = calc.prefill(), {}, None
+        raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
+    rules = get_library().entries_for_calculator(calc.id)
+    charts = calc.charts(result) if result is not None else []
+    steps = working(result) if result is not None else None
+    return render_template("calculator.html", calc=calc, game=game, raw=raw, errors=errors, result=result,
+                           values=values, charts=charts, steps=steps, rules=rules), 400 if errors else 200
 
 
-def api(spec):
-    values, errors, raw, result = run(spec, request.args)
+def api_get(calc, api):
+    values, errors, raw, result = calc.answer(request.args)
     if errors:
         name, message = next(iter(errors.items()))
-        return error_response(400, f"{name}: {message}" if name != "_form" else message)
-    return jsonify(spec.to_json(values, result))
+        return error_response(400, message if name == "_form" else f"{name}: {message}")
+    return jsonify(api_body(result, api.result))
 
 
-def api_post(spec):
+def api_post(calc, api):
     limit = request.max_content_length
     # Werkzeug cuts a body sent without Content-Length (chunked) at the limit instead of refusing it
     if limit is not None and request.content_length is None and len(request.get_data(cache=True)) >= limit:
@@ -54,34 +68,22 @@ def api_post(spec):
     if body is None:
         return error_response(400, "body: must be a JSON object (Content-Type: application/json)")
     try:
-        inputs = spec.read_json(body)
-        result = (spec.compute_json or spec.compute)(inputs)
-    except ValueError as exc:
-        return error_response(400, str(exc))
-    return jsonify(spec.to_json(inputs, result))
+        result = calc.run(read_json(api.fields, body), api.compute)
+    except InputError as error:
+        return error_response(400, str(error))
+    return jsonify(api_body(result, api.result))
 
 
-def make_blueprint(specs):
-    """A blueprint with a page and an endpoint per calculator (new for each app)."""
-    bp = Blueprint("calculators", __name__)
-    bp.add_url_rule("/<game:game_id>/calc/", "calculator_index", calculator_index)
-    for spec in specs:
-        calc = spec.calculator
-        bp.add_url_rule(calc.url, f"page_{calc.id}", lambda spec=spec: page(spec))
-        for path, endpoint in spec.api_paths().items():
-            if endpoint.api_method == "GET":
-                bp.add_url_rule(path, f"api_{endpoint.id}", lambda endpoint=endpoint: api(endpoint))
-            elif endpoint.api_method == "POST":
-                bp.add_url_rule(path, f"api_{endpoint.id}", lambda endpoint=endpoint: api_post(endpoint),
-                                methods=["POST"])
-    return bp
+def api_view(calc_id, api_id):
+    """The view of one JSON endpoint; the calculator is looked up in the app, bound to its content."""
+    def view():
+        calc = get_calculators()[calc_id]
+        api = next(api for api in calc.apis if api.id == api_id)
+        return (api_get if api.method == "GET" else api_post)(calc, api)
+
+    return view
 
 
-def calculator_index(game_id):
-    game = get_game_or_404(game_id)
-    from .registry import for_game
-
-    calcs = for_game(game_id)
-    if not calcs:
-        abort(404)
-    return render_template("calculator_index.html", game=game, calcs=calcs)
+for _calc in CALCULATORS.values():
+    for _api in _calc.apis:
+        bp.add_url_rule(_api.path, f"api_{_api.id}", api_view(_calc.id, _api.id), methods=[_api.method])

@@ -27,13 +27,17 @@ def print_sheet(game_id):
 
 
 @bp.route("/print")
-@cached_page
 def print_combined():
     """Several games' sheets in one document: /print?games=wotr,meccg (default: all)."""
     raw = request.args.get("games", "")
-    wanted = [g.strip() for g in raw.split(",") if g.strip()] or list(GAME_IDS)
-    unknown = [g for g in wanted if g not in GAME_IDS]
+    wanted = [game_id.strip() for game_id in raw.split(",") if game_id.strip()] or list(GAME_IDS)
+    unknown = [game_id for game_id in wanted if game_id not in GAME_IDS]
     if unknown or len(wanted) != len(set(wanted)):
         abort(400, description=f"games: a comma-separated list of distinct game ids from {', '.join(GAME_IDS)}")
-    games = [get_game_or_404(g) for g in wanted]
-    return render_template("print.html", sheets=[sheet(g) for g in games], title="Reference sheets")
+    return combined_sheets(games=tuple(wanted))
+
+
+@cached_page
+def combined_sheets(games):
+    return render_template("print.html", sheets=[sheet(get_game_or_404(game_id)) for game_id in games],
+                           title="Reference sheets")

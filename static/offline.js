@@ -1,0 +1,14 @@
+// Offline use: register the service worker, and say so where a page needs the network.
+(function () {
+  "use strict";
+  var notice = document.querySelector("[data-needs-network]");
+  if (notice) {
+    var show = function () { notice.hidden = navigator.onLine; };
+    window.addEventListener("online", show);
+    window.addEventListener("offline", show);
+    show();
+  }
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () { /* offline use is a bonus */ });
+  }
+})();
