@@ -42,10 +42,14 @@ if [ "$QUICK" = 1 ]; then
     LATENCY_ARGS=(--repetitions 1 --builds 2)
     STARTUP_ARGS=(--starts 2 --load-seconds 2)
     LOAD_ARGS=(--warmup 1)
+    PAGE_CACHE_ARGS=(--requests 50)
+    EDGE_ARGS=(--repetitions 1)
 else
     LATENCY_ARGS=()
     STARTUP_ARGS=()
     LOAD_ARGS=()
+    PAGE_CACHE_ARGS=()
+    EDGE_ARGS=()
 fi
 
 echo "Red Book benchmarks, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -66,6 +70,8 @@ run() {
 
 run "queries"         bench/queries.py --sample 12
 run "search latency"  bench/search_latency.py "${LATENCY_ARGS[@]}"
+run "hostile search"  bench/search_edge_cases.py "${EDGE_ARGS[@]}"
+run "page cache"      bench/page_cache.py "${PAGE_CACHE_ARGS[@]}"
 run "start-up"        bench/startup.py "${STARTUP_ARGS[@]}"
 run "load"            bench/load.py "${LOAD_ARGS[@]}"
 run "soak"            bench/soak.py

@@ -2,11 +2,11 @@
 
 GET parameters come from the OpenAPI document; POST bodies are random JSON, broken JSON,
 bodies that are not objects, too deep or too large. The calculator pages and the search
-are fuzzed too: whatever is typed comes back escaped, and a search answers in under a second.
+are fuzzed too: whatever is typed comes back escaped. (How fast a hostile search answers is measured
+by bench/search_edge_cases.py, not asserted here.)
 """
 import json
 import re
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -349,10 +349,7 @@ SEARCH_TEXT = st.lists(st.one_of(SEARCH_PIECES, printable), min_size=1, max_size
 
 def check_search(client, text, game=None):
     query = {"q": text, **({"game": game} if game else {})}
-    started = time.perf_counter()
     response = client.get("/api/search", query_string=query)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 1, (elapsed, text[:80])
     if not text.strip():
         assert response.status_code == 400
         assert response.get_json() == {"error": "q: required, the words to search for"}
@@ -365,16 +362,14 @@ def check_search(client, text, game=None):
         bare = snippet.replace("<mark>", "").replace("</mark>", "")
         assert "<" not in bare and ">" not in bare, snippet
     assert body["suggestion"] is None or re.fullmatch(r"[\w ]+", body["suggestion"]), body["suggestion"]
-    started = time.perf_counter()
     page = client.get("/search", query_string=query)
-    assert time.perf_counter() - started < 1
     assert page.status_code == 200
     assert "<x-fuzz" not in page.get_data(as_text=True) and "<script>alert" not in page.get_data(as_text=True)
 
 
 @FUZZ
 @given(text=SEARCH_TEXT, game=st.sampled_from([None, "wotr", "meccg", "fotf"]))
-def test_search_is_quick_and_safe_for_any_text(app, text, game):
+def test_search_is_safe_for_any_text(app, text, game):
     check_search(app.test_client(), text, game)
 
 
@@ -386,7 +381,7 @@ def test_search_is_quick_and_safe_for_any_text(app, text, game):
     "<script>alert(1)</script>", "<script>alert(1)</script> combat", "<mark>combat</mark>", '"><img src=x>',
     MARKER + " ring", "AND", "OR NOT", "\x00combat", "combat\x00ring",
 ])
-def test_search_edge_cases_are_quick_and_safe(client, text):
+def test_search_edge_cases_are_safe(client, text):
     check_search(client, text)
 
 

@@ -7,10 +7,10 @@ from .fields import Boolean, Choice, Integer
 
 
 def roll(values):
-    arguments = (values["dice"], values["hit"], values["modifier"], values["rerolls"], values["reroll_modifier"])
-    distribution = wotr_combat.combat_roll(*arguments)
+    """The engine takes the fields by their names."""
+    distribution = wotr_combat.combat_roll(**values)
     return {"distribution": distribution, "expected_hits": wotr_combat.expected_hits(distribution),
-            "at_least_one": 1 - distribution[0], "steps": wotr_combat.describe_roll(*arguments)}
+            "at_least_one": 1 - distribution[0], "steps": wotr_combat.describe_roll(**values)}
 
 
 def roll_modifier(name, label, help_text=""):
