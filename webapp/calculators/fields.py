@@ -11,7 +11,7 @@ given", which the engine gives a meaning) or a value. What the empty form shows 
 """
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, replace
 
 from ..engines.inputs import InputError
 
@@ -106,6 +106,19 @@ class Field:
         if self.default is REQUIRED:
             raise InputError(path, f"required: {self.allowed()}")
         return self.default
+
+    def read_args(self, args, name: str):
+        """The value from a form or query string (a list of records would read several parameters)."""
+        given = args.getlist(name)
+        text = given[0] if given else ""
+        if len(given) > 1:
+            raise InputError(name, "give it only once")
+        return self.parse_text(text, name)
+
+    def typed(self, args, name: str) -> str:
+        """What was typed for the field, for the form to show again."""
+        given = args.getlist(name)
+        return given[0][:MAX_TEXT] if given else ""
 
     def parse_text(self, text: str, path: str | None = None):
         """The value of one form or query value as typed ("" when it was not given)."""
@@ -344,15 +357,12 @@ class Records(Field):
     shorthand: str = ""
 
     kind = "records"
-    in_query = False
+    in_query = False  # a form entering records one by one would read several parameters (see read_args)
 
     def allowed(self):
         if self.min_items == self.max_items:
             return f"a list of {self.max_items} {self.item}s"
         return f"a list of at most {self.max_items} {self.item}s"
-
-    def read_text(self, text, path):
-        raise self.refusal(path)
 
     def read_json(self, value, path):
         if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items:
@@ -393,13 +403,9 @@ def read_query(fields, args, prefix=""):
     values, errors, raw = {}, {}, {}
     for member in fields:
         name = prefix + member.name
-        given = args.getlist(name)
-        text = given[0] if given else ""
-        raw[member.name] = text[:MAX_TEXT]
+        raw[member.name] = member.typed(args, name)
         try:
-            if len(given) > 1:
-                raise InputError(name, "give it only once")
-            values[member.name] = member.parse_text(text, name)
+            values[member.name] = member.read_args(args, name)
         except InputError as error:
             errors[member.name] = error.message
     return values, errors, raw

@@ -59,7 +59,7 @@ ATTACKERS = Records(
     "attackers", "Attacking cards", item="card", max_items=wotr_cards.MAX_CARDS,
     fields=(Integer("attack", "Attack icons", **ICONS),
             icons("leadership", "Leadership icons", 0),
-            Text("faction", "Faction", default="", max_length=wotr_cards.MAX_FACTION_CHARS,
+            Text("faction", "Faction", default="",
                  help="Leadership counts only when an army of the same faction attacks too."),
             Boolean("is_army", "An army", default=False)))
 

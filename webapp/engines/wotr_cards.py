@@ -22,7 +22,6 @@ MAX_SCORE = 999  # victory points or corruption tokens of one team
 # The summary sets no limit on the cards in one combat; these generous bounds keep a request small.
 MAX_CARDS = 30  # cards attacking, or defending, in one combat
 MAX_ITEMS = 5  # items one defending card carries
-MAX_FACTION_CHARS = 200  # a faction's name
 WINNING_LEAD = 10  # a team wins once it leads by 10 points or more
 
 _TEAM_NAMES = {"free-peoples": "the Free Peoples", "shadow": "the Shadow"}
