@@ -8,8 +8,10 @@ at import time.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import dataclasses
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Callable
 
 from ..engines.inputs import InputError
@@ -69,7 +71,7 @@ class Calculator:
     template: str = ""  # shows the rest of the result; "" shows only the headline, charts and working
     apis: tuple = ()
     data: str = ""  # a content data file of the calculator's game it reads (content/<game>/data/<data>.yaml)
-    content: object = field(default=None, compare=False, repr=False)  # that file's values, once bound
+    content: object = dataclasses.field(default=None, compare=False, repr=False)  # that file's values, once bound
 
     def __post_init__(self):
         names = [member.name for member in self.fields]
@@ -81,7 +83,7 @@ class Calculator:
             if member.shown_when and member.shown_when[0] not in names:
                 raise ValueError(f"{self.id}: {member.name} is shown when {member.shown_when[0]}, not a field")
 
-    @property
+    @cached_property
     def groups(self) -> list:
         """The form's fieldsets: declared Groups, and loose fields gathered into unnamed ones."""
         groups, loose = [], []
@@ -97,7 +99,7 @@ class Calculator:
             groups.append(Group("", tuple(loose)))
         return groups
 
-    @property
+    @cached_property
     def fields(self) -> tuple:
         return tuple(member for group in self.groups for member in group.fields)
 
