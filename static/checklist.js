@@ -1,84 +1,215 @@
-// Turn checklist: tap to tick, current step highlighted, progress kept in localStorage.
+// Turn checklists: tap a step's row to tick it. Progress counts the steps that always happen and
+// the optional or conditional ones once ticked. Every change can be undone; ticks, counters and
+// seats are kept per game in localStorage.
 (function () {
   "use strict";
-  var root = document.querySelector("[data-checklist]");
-  if (!root) return;
-  var key = "redbook:turn:" + root.dataset.checklist + ":" + root.dataset.version;
-  var order = root.dataset.turnOrder ? root.dataset.turnOrder.split("|") : [];
-  var steps = Array.prototype.slice.call(root.querySelectorAll("[data-step]"));
-  var bar = root.querySelector("[data-turn-bar]");
+  var page = document.querySelector("[data-checklists]");
+  if (!page) return;
+  var key = "redbook:turn:" + page.dataset.checklists + ":" + page.dataset.version;
+  var HISTORY_LIMIT = 30;
+  var undoBar = page.querySelector("[data-undo-bar]");
+  var undoLabel = page.querySelector("[data-undo-label]");
+  var announcer = page.querySelector("[data-announce]");
+  var slice = function (list) { return Array.prototype.slice.call(list); };
+
+  function fresh() { return { ticked: [], count: 1, seat: 0 }; }
+  function copy(state) { return { ticked: state.ticked.slice(), count: state.count, seat: state.seat }; }
+  function validState(s) {
+    return s && Array.isArray(s.ticked) && s.ticked.every(function (t) { return typeof t === "string"; }) &&
+      Number.isInteger(s.count) && s.count >= 1 && Number.isInteger(s.seat) && s.seat >= 0;
+  }
 
   function load() {
+    var empty = { lists: {}, history: [] };
     try {
       var saved = JSON.parse(window.localStorage.getItem(key) || "null");
-      if (saved && Array.isArray(saved.ticked)) return saved;
-    } catch (e) { /* storage unavailable or corrupt: start fresh */ }
-    return { ticked: [], turn: 1, seat: 0 };
+      if (!saved || typeof saved.lists !== "object" || !Array.isArray(saved.history)) return empty;
+      var lists = {};
+      Object.keys(saved.lists).forEach(function (id) { if (validState(saved.lists[id])) lists[id] = saved.lists[id]; });
+      var history = saved.history.filter(function (h) {
+        return h && typeof h.list === "string" && typeof h.label === "string" && validState(h.before);
+      });
+      return { lists: lists, history: history.slice(-HISTORY_LIMIT) };
+    } catch (e) { return empty; /* storage unavailable or corrupt: start fresh */ }
   }
-  var state = load();
+  var saved = load();
 
   function save() {
-    try { window.localStorage.setItem(key, JSON.stringify(state)); } catch (e) { /* private mode */ }
+    try { window.localStorage.setItem(key, JSON.stringify(saved)); } catch (e) { /* private mode */ }
+  }
+  function stateOf(list) { return saved.lists[list.id] || (saved.lists[list.id] = fresh()); }
+  function titleOf(li) { return li.querySelector(".step-title").textContent; }
+
+  // Remember how a checklist was before a change, so that Undo can put it back.
+  function record(list, label) {
+    saved.history.push({ list: list.id, before: copy(stateOf(list)), label: label });
+    if (saved.history.length > HISTORY_LIMIT) saved.history.shift();
   }
 
-  function render() {
-    var current = null, done = 0;
-    steps.forEach(function (li) {
-      var ticked = state.ticked.indexOf(li.dataset.step) !== -1;
-      li.querySelector(".tick").checked = ticked;
-      li.classList.toggle("done", ticked);
+  function showUndo() {
+    var last = saved.history[saved.history.length - 1];
+    undoBar.hidden = !last;
+    document.body.classList.toggle("has-undo", !!last);
+    if (last) undoLabel.textContent = last.label;
+  }
+
+  function announce(text) { announcer.textContent = text; }
+
+  function phaseState(list, phase, state) {
+    var items = slice(phase.querySelectorAll("[data-step]"));
+    var lastIndex = list.steps.indexOf(items[items.length - 1]);
+    var later = list.steps.slice(lastIndex + 1).some(function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; });
+    var ticked = items.filter(function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; });
+    var needed = items.filter(function (li) { return li.dataset.applies === "always" || state.ticked.indexOf(li.dataset.step) !== -1; });
+    var requiredDone = items.every(function (li) { return li.dataset.applies !== "always" || state.ticked.indexOf(li.dataset.step) !== -1; });
+    // Finished: every step that must happen is ticked, and play has moved past the optional ones.
+    var done = requiredDone && (ticked.length === items.length || later);
+    return { done: done, ticked: ticked.length, needed: needed.length };
+  }
+
+  function render(list) {
+    var state = stateOf(list), current = null, done = 0, total = 0, lastTicked = -1;
+    var isTicked = function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; };
+    list.steps.forEach(function (li, i) { if (isTicked(li)) lastTicked = i; });
+    list.steps.forEach(function (li, i) {
+      var on = isTicked(li), always = li.dataset.applies === "always";
+      li.querySelector(".tick").checked = on;
+      li.classList.toggle("done", on);
+      // play has gone past this step: fine if it may not happen, a miss if it must
+      li.classList.toggle("passed", !on && !always && i < lastTicked);
+      li.classList.toggle("missed", !on && always && i < lastTicked);
       li.classList.remove("current");
       li.removeAttribute("aria-current");
-      if (ticked) done += 1; else if (!current) current = li;
+      if (always || on) total += 1;
+      if (on) done += 1;
+      // "you are here": the first step after the last one ticked
+      if (!on && i > lastTicked && !current) current = li;
     });
     if (current) { current.classList.add("current"); current.setAttribute("aria-current", "step"); }
-    Array.prototype.forEach.call(root.querySelectorAll("[data-phase]"), function (phase) {
-      var items = phase.querySelectorAll("[data-step]");
-      var all = items.length && Array.prototype.every.call(items, function (li) { return li.classList.contains("done"); });
-      phase.classList.toggle("phase-done", !!all);
+    list.phases.forEach(function (phase) {
+      var id = phase.dataset.phase, status = phaseState(list, phase, state);
+      if (list.wasDone[id] !== status.done) delete list.chosen[id];  // a choice to fold holds until the phase changes
+      list.wasDone[id] = status.done;
+      var open = id in list.chosen ? list.chosen[id] : !status.done;
+      phase.classList.toggle("phase-done", status.done);
+      phase.classList.toggle("folded", !open);
+      phase.querySelector(".steps").hidden = !open;
+      var toggle = phase.querySelector(".phase-toggle");
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      phase.querySelector(".phase-count").textContent = status.done ? "✓ done" : status.needed ? status.ticked + "/" + status.needed : "";
     });
-    root.querySelector("[data-turn-number]").textContent = state.turn;
-    var whose = root.querySelector("[data-whose-turn]");
-    if (whose && order.length) whose.textContent = order[state.seat % order.length];
-    root.querySelector("[data-progress]").textContent = done + " of " + steps.length + " done";
+    var finished = done === total;
+    list.root.dataset.percent = total ? Math.round(100 * done / total) : 100;
+    list.root.classList.toggle("finished", finished);
+    list.root.querySelector("[data-turn-number]").textContent = state.count;
+    list.root.querySelector("[data-progress]").textContent = done + " of " + total + " steps";
+    var bar = list.root.querySelector("[data-progress-bar]");
+    bar.max = total || 1;
+    bar.value = done;
+    if (list.seats.length) list.root.querySelector("[data-seat]").textContent = list.seats[state.seat % list.seats.length];
+    list.endStatus.textContent = finished
+      ? list.name + " " + state.count + " is done: every step that applies is ticked."
+      : list.name + " " + state.count + ": " + (total - done) + " of " + total + " steps still to do.";
     return current;
   }
 
-  steps.forEach(function (li) {
-    li.querySelector(".tick").addEventListener("change", function (e) {
-      var id = li.dataset.step, at = state.ticked.indexOf(id);
-      if (e.target.checked && at === -1) state.ticked.push(id);
-      if (!e.target.checked && at !== -1) state.ticked.splice(at, 1);
-      save();
-      var hadFocus = document.activeElement === e.target;
-      var current = render();
-      if (e.target.checked && current) {
-        // A finished phase folds away: keep keyboard focus on the step that is now current.
-        if (hadFocus && li.closest(".phase-done")) current.querySelector(".tick").focus({ preventScroll: true });
-        var calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-        if (current.scrollIntoView) current.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
-      }
-    });
-  });
-
-  root.querySelector("[data-next-turn]").addEventListener("click", function () {
-    state.ticked = [];
-    if (order.length) {
-      state.seat = (state.seat + 1) % order.length;
-      if (state.seat === 0) state.turn += 1;
-    } else {
-      state.turn += 1;
-    }
+  function tick(list, li, box) {
+    var state = stateOf(list), id = li.dataset.step, at = state.ticked.indexOf(id);
+    record(list, (box.checked ? "Ticked: " : "Unticked: ") + titleOf(li));
+    if (box.checked && at === -1) state.ticked.push(id);
+    if (!box.checked && at !== -1) state.ticked.splice(at, 1);
     save();
-    render();
-    window.scrollTo(0, 0);
+    var hadFocus = document.activeElement === box;
+    var current = render(list);
+    showUndo();
+    var phase = li.closest("[data-phase]");
+    if (hadFocus && phase && phase.classList.contains("folded")) {
+      // the phase folded away under the keyboard: carry focus on to what is next
+      (current ? current.querySelector(".tick") : phase.querySelector(".phase-toggle")).focus({ preventScroll: true });
+    }
+    if (box.checked && current && current.scrollIntoView) {
+      var calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      current.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
+    }
+  }
+
+  function change(list, label, apply) {
+    record(list, label);
+    saved.lists[list.id] = apply(copy(stateOf(list)));
+    list.chosen = {};
+    save();
+    render(list);
+    showUndo();
+    announce(label);
+  }
+
+  function setUp(root) {
+    var list = {
+      id: root.dataset.checklist, root: root, name: root.dataset.name,
+      seats: root.dataset.seats ? root.dataset.seats.split("|") : [],
+      steps: slice(root.querySelectorAll("[data-step]")), phases: slice(root.querySelectorAll("[data-phase]")),
+      endStatus: root.querySelector("[data-end-status]"), chosen: {}, wasDone: {}
+    };
+    list.phases.forEach(function (phase) {
+      // The phase title folds and unfolds its steps; it never leaves the page.
+      var title = phase.querySelector(".phase-title"), toggle = document.createElement("button");
+      toggle.type = "button";
+      toggle.className = "phase-toggle";
+      toggle.setAttribute("aria-controls", phase.querySelector(".steps").id);
+      var label = document.createElement("span");
+      label.className = "phase-label";
+      while (title.firstChild) label.appendChild(title.firstChild);
+      toggle.appendChild(label);
+      var count = document.createElement("span");
+      count.className = "phase-count";
+      toggle.appendChild(count);
+      title.appendChild(toggle);
+      toggle.addEventListener("click", function () {
+        list.chosen[phase.dataset.phase] = phase.classList.contains("folded");
+        render(list);
+      });
+    });
+    list.steps.forEach(function (li) {
+      var box = li.querySelector(".tick");
+      box.hidden = false;
+      box.addEventListener("change", function () { tick(list, li, box); });
+    });
+    root.querySelector("[data-next]").addEventListener("click", function () {
+      var state = stateOf(list);
+      var label = list.name + " " + (state.count + 1) + " begun" +
+        (list.seats.length ? " · " + root.querySelector(".seat-label").textContent + " " + list.seats[(state.seat + 1) % list.seats.length] : "");
+      change(list, label, function (s) { return { ticked: [], count: s.count + 1, seat: list.seats.length ? (s.seat + 1) % list.seats.length : 0 }; });
+      root.scrollIntoView({ block: "start" });
+    });
+    root.querySelector("[data-reset]").addEventListener("click", function () {
+      change(list, list.name + " checklist reset", function () { return fresh(); });
+    });
+    slice(root.querySelectorAll("[data-seat-back], [data-seat-on]")).forEach(function (button) {
+      button.addEventListener("click", function () {
+        var step = button.hasAttribute("data-seat-on") ? 1 : list.seats.length - 1;
+        var seat = (stateOf(list).seat + step) % list.seats.length;
+        change(list, root.querySelector(".seat-label").textContent + " " + list.seats[seat],
+          function (s) { s.seat = seat; return s; });
+      });
+    });
+    root.querySelector("[data-turn-bar]").hidden = false;
+    root.querySelector("[data-turn-end]").hidden = false;
+    root.classList.add("js");
+    return list;
+  }
+
+  var lists = slice(page.querySelectorAll("[data-checklist]")).map(setUp);
+  page.querySelector("[data-undo]").addEventListener("click", function () {
+    var last = saved.history.pop();
+    if (!last) return;
+    var list = lists.filter(function (l) { return l.id === last.list; })[0];
+    saved.lists[last.list] = last.before;
+    save();
+    if (list) { list.chosen = {}; render(list); }
+    showUndo();
+    announce("Undone: " + last.label);
   });
-  root.querySelector("[data-reset]").addEventListener("click", function () {
-    state = { ticked: [], turn: 1, seat: 0 };
-    try { window.localStorage.removeItem(key); } catch (e) { /* ignore */ }
-    render();
-  });
-  bar.hidden = false;
-  root.classList.add("js");
-  render();
+  page.classList.add("js");
+  lists.forEach(render);
+  showUndo();
 })();

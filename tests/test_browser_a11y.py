@@ -12,6 +12,8 @@ PAGES = {
     "rule page": "/wotr/combat-dice",
     "checklist, one section": "/meccg/turn",
     "checklist, several sections": "/wotr-cards/turn",
+    "glossary, A-Z": "/meccg/glossary",
+    "glossary, by topic": "/meccg/glossary?view=topics",
 }
 # Body background of each theme (the --bg colour in static/style.css), to prove the theme took effect.
 BACKGROUND = {"light": "rgb(253, 251, 247)", "dark": "rgb(21, 19, 15)"}
@@ -89,10 +91,21 @@ def test_checklist_in_progress_has_no_violations(desktop_page, live_server, axe)
     page = desktop_page
     page.goto(live_server + "/wotr-cards/turn")
     first_phase = page.locator("[data-phase]").first
-    for i in range(first_phase.locator(".tick").count()):
-        first_phase.locator(".tick").nth(i).check()
-    page.locator("[data-phase]").nth(1).locator(".tick").first.check()  # a done step in an open phase
-    page.locator("[data-phase]").nth(1).locator("summary").first.click()  # and its rule opened
+    for i in range(first_phase.locator(".step-row").count()):
+        first_phase.locator(".step-row").nth(i).click()
+    page.locator("#step-resolve-path .step-row").click()  # a done step in an open phase, earlier ones missed
+    page.locator("#step-resolve-path summary").click()  # and its rule opened
     assert "phase-done" in first_phase.get_attribute("class")
-    assert page.locator(".step.done").nth(2).is_visible()
+    assert page.locator("#step-resolve-path.done").is_visible()
+    assert page.locator(".step.missed").count() >= 1 and page.locator("[data-undo-bar]").is_visible()
     assert_no_violations_in_either_theme(axe, page)
+
+
+def test_print_sheet_has_no_violations(desktop_page, live_server, axe):
+    page = desktop_page
+    page.goto(live_server + "/meccg/print?paper=letter")
+    page.evaluate(axe.axe_script)
+    for theme in THEMES:
+        page.emulate_media(color_scheme=theme)
+        violations = page.evaluate("axe.run({resultTypes: ['violations']}).then((r) => r.violations)")
+        assert violations == [], f"axe violations on the print sheet ({theme} theme): {[v['id'] for v in violations]}"

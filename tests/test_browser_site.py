@@ -142,52 +142,31 @@ def test_phone_turn_bar_fits_and_a_finished_phase_collapses(new_page, live_serve
     assert bar.is_visible()
     box = bar.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
-    for button in ("[data-next-turn]", "[data-reset]"):
+    for button in ("[data-next]", "[data-reset]"):
         size = page.locator(button).bounding_box()
         assert size["height"] >= 44 and size["x"] + size["width"] <= PHONE["width"], (button, size)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
 
     phases = page.locator("[data-phase]")
     first, second = phases.nth(0), phases.nth(1)
-    total = page.locator("[data-step]").count()
     in_first = first.locator("[data-step]").count()
     assert in_first >= 1
     for i in range(in_first):
-        first.locator("[data-step] .tick").nth(i).tap()
+        first.locator("[data-step] .step-row").nth(i).tap()
     assert "phase-done" in first.get_attribute("class")
     assert first.locator(".steps").is_hidden(), "a finished phase should fold away"
     assert first.locator(".phase-title").is_visible(), "the finished phase keeps its title"
     assert "phase-done" not in second.get_attribute("class")
     assert second.locator(".steps").is_visible()
     assert "current" in second.locator("[data-step]").first.get_attribute("class")
-    assert page.inner_text("[data-progress]") == f"{in_first} of {total} done"
     page.reload()
     assert page.locator("[data-phase]").first.locator(".steps").is_hidden(), "folded phase reopened after reload"
     page.click("[data-reset]")
     assert page.locator("[data-phase]").first.locator(".steps").is_visible()
-
-
-def test_ticking_the_last_step_of_a_phase_by_keyboard_keeps_focus(new_page, live_server):
-    page = new_page(viewport=DESKTOP, service_workers="block")
-    page.goto(f"{live_server}/wotr/turn")
-    first_phase = page.locator("[data-phase]").first
-    ticks = first_phase.locator(".tick")
-    count = ticks.count()
-    ticks.first.focus()
-    for i in range(count):
-        page.keyboard.press("Space")
-        if i < count - 1:
-            page.keyboard.press("Tab")  # to the step's title
-            page.keyboard.press("Tab")  # to the next step's tick
-    last = ticks.nth(count - 1)
-    assert "phase-done" in first_phase.get_attribute("class")
-    assert last.is_checked()
-    # The finished phase folds away and keyboard focus moves on to the step that is now current.
-    next_tick = page.locator("[data-phase]").nth(1).locator(".tick").first
-    assert next_tick.evaluate("(e) => document.activeElement === e"), "focus was lost when the phase finished"
-    assert first_phase.locator(".steps").is_hidden(), "the finished phase folds"
-    page.keyboard.press("Space")
-    assert next_tick.is_checked()
+    undo = page.locator("[data-undo-bar]")
+    assert undo.is_visible(), "a reset can be undone"
+    where = undo.bounding_box()
+    assert where["y"] + where["height"] <= PHONE["height"] + 1 and page.locator("[data-undo]").bounding_box()["height"] >= 44
 
 
 # --- Calculator errors --------------------------------------------------------------------------
@@ -311,21 +290,27 @@ def test_dark_choice_overrides_a_light_system(new_page, live_server):
 
 SHOTS = {
     "home": "/",
+    "game": "/meccg/",
     "rule": "/wotr/combat-dice#leader-reroll",
+    "glossary": "/meccg/glossary",
+    "glossary-topics": "/meccg/glossary?view=topics",
     "checklist": "/wotr-cards/turn",
+    "checklist-battle": "/wotr/turn",
+    "print": "/meccg/print",
     "calculator": ROLL_RESULT,
     "search": "/search?q=leader+re-roll",
 }
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_screenshots_without_sideways_scrolling(new_page, live_server, screenshots, viewport):
-    page = new_page(viewport=viewport, service_workers="block")
+@pytest.mark.parametrize("viewport, scheme", [(PHONE, "light"), (PHONE, "dark"), (DESKTOP, "light")],
+                         ids=["phone", "phone-dark", "desktop"])
+def test_screenshots_without_sideways_scrolling(new_page, live_server, screenshots, viewport, scheme):
+    page = new_page(viewport=viewport, color_scheme=scheme, service_workers="block")
     size = "phone" if viewport is PHONE else "desktop"
     for name, path in SHOTS.items():
         response = page.goto(live_server + path)
         assert response.status == 200
-        target = screenshots / f"site-{size}-{name}.png"
+        target = screenshots / f"site-{size}-{scheme}-{name}.png"
         page.screenshot(path=str(target), full_page=True)
         assert target.stat().st_size > 5000
         width = page.evaluate("document.scrollingElement.scrollWidth")

@@ -50,21 +50,82 @@ def test_checklist_links_steps_to_their_calculators(client, game_id, calculator_
     assert f'href="{calculator_url}"' in html
 
 
-def test_checklist_has_whose_turn_order_where_the_game_fixes_one(client):
+def test_checklists_are_named_as_the_game_names_its_rounds_and_turns(client):
+    battle = client.get("/wotr/turn").get_data(as_text=True)
+    assert "combat round checklist</h1>" in battle and "Next combat round</button>" in battle
+    assert "Next turn" not in battle and ">Turn <" not in battle
+    cards = client.get("/wotr-cards/turn").get_data(as_text=True)
+    assert "round checklist</h1>" in cards and "Next round</button>" in cards
+    assert re.findall(r'data-checklist="([a-z-]+)"', cards) == ["round", "path-combat", "battleground-combat"]
+    quest = client.get("/meq/turn").get_data(as_text=True)
+    assert re.findall(r'data-name="([^"]+)"', quest) == ["Sauron turn", "Hero turn"]
+
+
+def test_seat_order_is_given_where_the_rules_fix_one(client):
     html = client.get("/wotr-cards/turn").get_data(as_text=True)
-    assert 'data-turn-order="Frodo|Witch-king|Aragorn|Saruman"' in html
-    assert 'data-turn-order="Sauron|Heroes"' in client.get("/meq/turn").get_data(as_text=True)
+    round_list = html[html.index('data-checklist="round"'):html.index('data-checklist="path-combat"')]
+    assert 'data-seats="Frodo|Witch-king|Aragorn|Saruman"' in round_list
+    assert "Starting player:" in round_list
+    assert "data-seats" not in html[html.index('data-checklist="path-combat"'):]
+    assert "data-seats" not in client.get("/meccg/turn").get_data(as_text=True)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_print_sheet_has_every_phase_and_no_navigation(client, game_id, library):
+def test_steps_that_may_not_happen_are_counted_only_when_ticked(client, game_id, library):
+    html = client.get(f"/{game_id}/turn").get_data(as_text=True)
+    for phase in phases(library.games[game_id]):
+        for step in phase.steps:
+            flags = set(step.entry.flags) | set(phase.entry.flags)
+            applies = "if" if flags & {"optional", "conditional"} else "always"
+            assert f'data-step="{step.entry.id}" data-applies="{applies}"' in html, step.entry.id
+    assert 'data-applies="always"' in html
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_phase_title_never_leaves_the_page_and_a_lone_step_is_no_heading(client, game_id, library):
+    html = client.get(f"/{game_id}/turn").get_data(as_text=True)
+    titles = re.findall(r'<h3 class="phase-title">(.*?)</h3>', html, flags=re.S)
+    assert titles and not any("<a " in title for title in titles)
+    lone = [p.entry for p in phases(library.games[game_id]) if p.lone]
+    for entry in lone:
+        assert f'data-phase="{entry.id}"' not in html
+        assert html.count(f">{entry.short or entry.title}<".replace("'", "&#39;")) == 1, entry.id
+
+
+def unescape(html):
+    return html.replace("&#39;", "'").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&#34;", '"')
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_print_sheet_lists_every_phase_and_step_and_numbers_none_itself(client, game_id, library):
     game = library.games[game_id]
     response = client.get(f"/{game_id}/print")
     assert response.status_code == 200
-    html = response.get_data(as_text=True)
+    html = unescape(response.get_data(as_text=True))
+    assert html.startswith("<!doctype html>")
+    sheet = html[html.index("<main>"):]
     for phase in phases(game):
-        assert f"<h3>{phase.entry.title}" in html.replace("&#39;", "'").replace("&amp;", "&")
-    assert "<nav" not in html and "<button" not in html and "<form" not in html
+        if not phase.lone:
+            assert f"<h3>{phase.entry.title}" in sheet, phase.entry.id
+        for step in phase.steps:
+            assert f"<li>{step.entry.short or step.entry.title}" in sheet, step.entry.id
+    assert "<form" not in html and "<input" not in html
+
+
+def test_print_sheet_offers_paper_sizes_and_rejects_others(client):
+    html = client.get("/meq/print").get_data(as_text=True)
+    assert 'href="/meq/print?paper=a4"' in html and 'href="/meq/print?paper=letter"' in html and "data-print" in html
+    assert 'class="print-sheet paper-letter"' in client.get("/meq/print?paper=letter").get_data(as_text=True)
+    combined = client.get("/print?games=wotr,meq&paper=a4").get_data(as_text=True)
+    assert 'href="/print?games=wotr,meq&amp;paper=letter"' in combined and "paper-a4" in combined
+    assert "paper-letter" not in client.get("/print?games=wotr,meq").get_data(as_text=True), "the paper is not cached"
+    for bad in ("a3", "<b>", ""):
+        response = client.get("/meq/print", query_string={"paper": bad})
+        if bad:
+            assert response.status_code == 400
+            assert "paper: choose a4 or letter" in response.get_data(as_text=True)
+        else:
+            assert response.status_code == 200
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -80,10 +141,10 @@ def test_print_sheet_gives_each_listed_rule_its_text(client, game_id, library):
 
 def test_combined_print_sheet(client):
     html = client.get("/print?games=wotr,meccg").get_data(as_text=True)
-    assert html.count('class="sheet"') == 2
+    assert html.count('<article class="sheet ') == 2
     assert 'id="sheet-wotr"' in html and 'id="sheet-meccg"' in html
     every = client.get("/print").get_data(as_text=True)
-    assert every.count('class="sheet"') == len(GAME_IDS)
+    assert every.count('<article class="sheet ') == len(GAME_IDS)
 
 
 @pytest.mark.parametrize("games", ["narnia", "wotr,wotr", "wotr,<b>"])

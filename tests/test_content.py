@@ -39,7 +39,7 @@ def test_sequence_steps_have_short_titles(library):
 
 def first_sequence_file(root):
     game = yaml.safe_load((root / "wotr" / "game.yaml").read_text())
-    return root / "wotr" / f"{game['turn'][0]}.yaml"
+    return root / "wotr" / f"{game['turn'][0]['section']}.yaml"
 
 
 def mutate(path, change):
@@ -217,8 +217,9 @@ def test_content_readme_documents_every_key_the_loader_accepts(content_dir):
     from webapp import content
 
     readme = (content_dir / "README.md").read_text(encoding="utf-8")
-    specs = [content.GAME_KEYS, content.SECTION_KEYS, content.ENTRY_KEYS, content.TERM_KEYS, content.TABLE_KEYS,
-             content.SOURCES_KEYS, content.SOURCE_SECTION_KEYS, content.SOURCE_RULE_KEYS, content.FOTF_DICE_KEYS]
+    specs = [content.GAME_KEYS, content.CHECKLIST_KEYS, content.SECTION_KEYS, content.ENTRY_KEYS, content.TERM_KEYS,
+             content.TABLE_KEYS, content.SOURCES_KEYS, content.SOURCE_SECTION_KEYS, content.SOURCE_RULE_KEYS,
+             content.FOTF_DICE_KEYS]
     missing = sorted({key for spec in specs for key in spec if f"`{key}`" not in readme and f"{key}:" not in readme})
     assert not missing, f"content/README.md does not document {missing}"
 
@@ -246,3 +247,37 @@ def test_an_unknown_data_file_is_rejected(content_copy):
     (content_copy / "meq" / "data" / "track.yaml").write_text("spaces: 40\n")
     problems = problems_for(content_copy)
     assert "content/meq/data/track.yaml: unknown data file (known for meq: none)" in problems
+
+
+def test_each_checklist_names_what_one_pass_is_called(library):
+    for game in library.games.values():
+        assert [c.section for c in game.checklists] == game.turn
+        for checklist in game.checklists:
+            assert checklist.name and checklist.name.lower() in ("turn", "round", "combat round", "sauron turn",
+                                                                 "hero turn", "path combat", "battleground combat")
+        assert game.turn_name in ("turn", "round", "combat round"), game.id
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: t[0].pop("name"), "turn[0]: missing required key 'name'"),
+    (lambda t: t[0].update(section="terrain"), "turn[0].section: section 'terrain' must be of kind sequence"),
+    (lambda t: t[0].update(section="nowhere"), "turn[0].section: no section 'nowhere'"),
+    (lambda t: t[0].update(seats=["Attacker", "Defender"]), "turn[0]: seats and seat_label go together"),
+    (lambda t: t.append(dict(t[0])), "turn[1].section: section 'combat-round' is already a checklist"),
+    (lambda t: t.__setitem__(0, "combat-round"), "turn[0]: must be a mapping with section and name"),
+])
+def test_broken_turn_checklists_are_rejected(content_copy, change, message):
+    mutate(content_copy / "wotr" / "game.yaml", lambda d: change(d["turn"]))
+    problems = problems_for(content_copy)
+    assert any(p.startswith("content/wotr/game.yaml: ") and message in p for p in problems), problems
+
+
+def test_a_checklist_needs_a_step_that_always_happens(content_copy):
+    def all_optional(section):
+        for phase in section["entries"]:
+            phase["flags"] = sorted(set(phase.get("flags", [])) | {"optional"})
+
+    mutate(first_sequence_file(content_copy), all_optional)
+    problems = problems_for(content_copy)
+    assert "content/wotr/game.yaml: turn[0].section: section 'combat-round' needs a step that is neither optional nor conditional" in problems
+

@@ -146,7 +146,7 @@ def test_an_unreadable_index_is_refused_with_what_to_run(instance, damage, caplo
 def break_content(root):
     """Give the first wotr sequence entry an unknown key; return the file's name."""
     game = yaml.safe_load((root / "wotr" / "game.yaml").read_text())
-    path = root / "wotr" / f"{game['turn'][0]}.yaml"
+    path = root / "wotr" / f"{game['turn'][0]['section']}.yaml"
     data = yaml.safe_load(path.read_text())
     data["entries"][0]["colour"] = "red"
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

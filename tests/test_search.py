@@ -181,7 +181,7 @@ def test_index_rebuilt_when_content_changes(content_copy, tmp_path):
     with app.app_context():
         assert search("mirkwoodzz", game="wotr").hits == []
     game = yaml.safe_load((content_copy / "wotr" / "game.yaml").read_text())
-    path = content_copy / "wotr" / f"{game['turn'][0]}.yaml"
+    path = content_copy / "wotr" / f"{game['turn'][0]['section']}.yaml"
     data = yaml.safe_load(path.read_text())
     data["entries"][0]["body"] = data["entries"][0].get("body", "") + "\n\nMirkwoodzz marker."
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

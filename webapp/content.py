@@ -32,8 +32,10 @@ REF_HREF = re.compile(r'href="ref:([a-z0-9-]+(?::[a-z0-9-]+)?)"')
 
 GAME_KEYS = {
     "id": True, "title": True, "short_title": True, "publisher": True, "source": True,
-    "summary": True, "sections": True, "turn": True, "turn_order": False, "print": False,
+    "summary": True, "sections": True, "turn": True, "turn_name": False, "print": False,
 }
+CHECKLIST_KEYS = {"section": True, "name": True, "seats": False, "seat_label": False, "note": False}
+IF_IT_HAPPENS = ("optional", "conditional")  # a step so flagged counts only once it is ticked
 SECTION_KEYS = {
     "id": True, "title": True, "kind": True, "summary": False, "body": False,
     "entries": False, "terms": False,
@@ -155,8 +157,9 @@ class Game:
     summary_html: str
     summary_text: str
     sections: dict  # id -> Section, in order
-    turn: list  # Section objects
-    turn_order: list
+    turn: list  # Section objects, one per checklist
+    checklists: list  # Checklist objects, in the order of the game's `turn`
+    turn_name: str  # what the game calls the cycle its checklists walk through ("round", "turn")
     print_ids: list
     entries: dict = field(default_factory=dict)  # id -> Entry, every entry and term
 
@@ -176,6 +179,30 @@ class Game:
                 if entry.calculator and entry.calculator not in seen:
                     seen.append(entry.calculator)
         return seen
+
+
+@dataclass
+class Checklist:
+    """One sequence section walked as a checklist, named as the game names one pass through it."""
+
+    section: Section
+    name: str  # the game's word for one pass: "combat round", "round", "hero turn"
+    seats: list  # seat order that moves on by one seat per pass, or []
+    seat_label: str  # what the seat shown for a pass is, e.g. "Starting player"
+    note: str  # one line on who goes when, in the rules' own terms
+
+    @property
+    def id(self):
+        return self.section.id
+
+
+def always_happens(entry):
+    """True unless the entry or a phase above it is optional or conditional: a step every pass has."""
+    while entry is not None:
+        if any(flag in IF_IT_HAPPENS for flag in entry.flags):
+            return False
+        entry = entry.parent
+    return True
 
 
 @dataclass(frozen=True)
@@ -412,18 +439,43 @@ class _Checker:
         for extra in sorted(folder.glob("*.y*ml")):
             if extra.stem not in listed:
                 self.problem(extra, "", "not listed in game.yaml sections")
-        for i, section_id in enumerate(self.string_list(file, "turn", data["turn"])):
-            if section_id not in kinds:
-                self.problem(file, f"turn[{i}]", f"no section '{section_id}'")
-            elif kinds[section_id] != "sequence":
-                self.problem(file, f"turn[{i}]", f"section '{section_id}' must be of kind sequence")
+        self.check_checklists(file, data["turn"], files.sections, kinds)
         for i, ref in enumerate(self.string_list(file, "print", data.get("print"))):
             if ref not in self.section_ids[game_id] and ref not in self.ids[game_id]:
                 self.problem(file, f"print[{i}]", f"no section or entry '{ref}'")
-        self.string_list(file, "turn_order", data.get("turn_order"))
+        self.text(file, "turn_name", data.get("turn_name"))
         files.data = self.check_data(game_id, folder / "data")
         files.sources = self.mapped_sources[game_id]
         return files
+
+    def check_checklists(self, file, raw, sections, kinds):
+        """The game's `turn`: a list of {section, name, seats, seat_label, note}, one per checklist."""
+        if not isinstance(raw, list):
+            self.problem(file, "turn", "must be a list of checklists, each {section, name}")
+            return
+        seen = set()
+        for i, item in enumerate(raw):
+            where = f"turn[{i}]"
+            if not isinstance(item, dict):
+                self.problem(file, where, "must be a mapping with section and name")
+                continue
+            if not self.check_keys(file, where, item, CHECKLIST_KEYS):
+                continue
+            section_id = self.text(file, f"{where}.section", item["section"], required=True)
+            self.text(file, f"{where}.name", item["name"], required=True)
+            self.text(file, f"{where}.note", item.get("note"))
+            if bool(self.string_list(file, f"{where}.seats", item.get("seats"))) != bool(
+                    self.text(file, f"{where}.seat_label", item.get("seat_label"))):
+                self.problem(file, where, "seats and seat_label go together: give both or neither")
+            if section_id not in kinds:
+                self.problem(file, f"{where}.section", f"no section '{section_id}'")
+            elif section_id in seen:
+                self.problem(file, f"{where}.section", f"section '{section_id}' is already a checklist")
+            elif kinds[section_id] != "sequence":
+                self.problem(file, f"{where}.section", f"section '{section_id}' must be of kind sequence")
+            elif not _has_a_step_that_always_happens(sections[section_id].data.get("entries")):
+                self.problem(file, f"{where}.section", f"section '{section_id}' needs a step that is neither optional nor conditional")
+            seen.add(section_id)
 
     def check_section(self, game_id, section_id, file):
         data = self.read_yaml(file)
@@ -681,6 +733,10 @@ class _Builder:
         sections = {section_id: self.section(game_id, section_id, source.data, entries)
                     for section_id, source in files.sections.items()}
         summary_html = self.render(_text(data["summary"]))
+        checklists = [Checklist(section=sections[_text(item["section"])], name=_text(item["name"]),
+                                seats=_strings(item.get("seats")), seat_label=_text(item.get("seat_label")),
+                                note=_text(item.get("note")))
+                      for item in data["turn"]]
         return Game(
             id=game_id,
             title=_text(data["title"]),
@@ -690,8 +746,9 @@ class _Builder:
             summary_html=summary_html,
             summary_text=plain_text(summary_html),
             sections=sections,
-            turn=[sections[section_id] for section_id in _strings(data["turn"])],
-            turn_order=_strings(data.get("turn_order")),
+            turn=[checklist.section for checklist in checklists],
+            checklists=checklists,
+            turn_name=_text(data.get("turn_name")) or checklists[0].name,
             print_ids=_strings(data.get("print")),
             entries=entries,
         )
@@ -773,6 +830,17 @@ class _Builder:
         if not mapped:
             return (Source("derived", (_text(derived).strip(),)),)
         return tuple(Source(kind, tuple(mapped[kind])) for kind in SOURCE_KINDS if kind in mapped)
+
+
+def _has_a_step_that_always_happens(phases) -> bool:
+    """In a sequence section's raw entries: a step (a phase's child, or a phase with none) with
+    neither flag of IF_IT_HAPPENS, in a phase without one either."""
+    def happens(raw):
+        flags = raw.get("flags") if isinstance(raw, dict) else None
+        return isinstance(raw, dict) and not set(flags if isinstance(flags, list) else ()) & set(IF_IT_HAPPENS)
+
+    return any(happens(phase) and any(happens(step) for step in (phase.get("entries") or [phase]))
+               for phase in phases or () if isinstance(phase, dict))
 
 
 def _text(value) -> str:

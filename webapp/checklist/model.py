@@ -1,6 +1,8 @@
-"""A game's turn as a checklist: phases, the steps to tick in each, and what each step links to."""
+"""A game's turn as checklists: phases, the steps to tick in each, and what each step links to."""
 from dataclasses import dataclass, field
 import hashlib
+
+from ..content import always_happens
 
 
 @dataclass
@@ -8,13 +10,33 @@ class Step:
     entry: object
     calculators: list  # calculator ids this step or its sub-steps compute
     substeps: list = field(default_factory=list)  # entries shown inside the step
+    always: bool = True  # False: optional or conditional, counted only once ticked
 
 
 @dataclass
 class Phase:
     section: object
-    entry: object  # None when a sequence section has a bare step at top level
+    entry: object
     steps: list
+
+    @property
+    def lone(self):
+        """A top-level entry with no steps of its own: it is a single step, not a heading."""
+        return len(self.steps) == 1 and self.steps[0].entry is self.entry
+
+
+@dataclass
+class Checklist:
+    spec: object  # content.Checklist: the section, what one pass is called, seats
+    phases: list
+
+    @property
+    def id(self):
+        return self.spec.section.id
+
+    @property
+    def steps(self):
+        return [step for phase in self.phases for step in phase.steps]
 
 
 def step_calculators(entry, game):
@@ -29,17 +51,28 @@ def step_calculators(entry, game):
     return found
 
 
-def phases(game):
-    """Every phase of every turn section, each with its tickable steps, in order of play."""
+def make_step(entry, game):
+    return Step(entry=entry, calculators=step_calculators(entry, game), substeps=list(entry.entries),
+                always=always_happens(entry))
+
+
+def section_phases(section, game):
+    """Each top-level entry of a sequence section as a phase: its children are the steps to tick."""
     result = []
-    for section in game.turn:
-        for phase in section.entries:
-            if phase.entries:
-                steps = [Step(entry=s, calculators=step_calculators(s, game), substeps=list(s.entries)) for s in phase.entries]
-            else:
-                steps = [Step(entry=phase, calculators=step_calculators(phase, game))]
-            result.append(Phase(section=section, entry=phase, steps=steps))
+    for phase in section.entries:
+        steps = [make_step(s, game) for s in phase.entries] or [make_step(phase, game)]
+        result.append(Phase(section=section, entry=phase, steps=steps))
     return result
+
+
+def checklists(game):
+    """One checklist per section of the game's turn, in the order the content gives."""
+    return [Checklist(spec=spec, phases=section_phases(spec.section, game)) for spec in game.checklists]
+
+
+def phases(game):
+    """Every phase of every checklist, in order."""
+    return [phase for checklist in checklists(game) for phase in checklist.phases]
 
 
 def step_ids(game):
