@@ -27,8 +27,9 @@ def init_app(app):
             if exc.code == 405 and exc.valid_methods:
                 response.headers["Allow"] = ", ".join(exc.valid_methods)
             return response
-        return render_template("error.html", status=exc.code,
-                               title=HTTP_STATUS_CODES.get(exc.code, "Error")), exc.code
+        # a 400 says which parameter was wrong and what is allowed
+        return render_template("error.html", status=exc.code, title=HTTP_STATUS_CODES.get(exc.code, "Error"),
+                               message=exc.description if exc.code == 400 else None), exc.code
 
     from .search import IndexMissing
 
