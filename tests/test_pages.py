@@ -152,3 +152,27 @@ def test_static_assets_are_fingerprinted_and_cached_long(client):
     with client.get(match.group(1)) as asset:
         assert asset.status_code == 200 and "immutable" in asset.headers["Cache-Control"]
     assert client.get("/").headers["Cache-Control"] == "no-cache"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_glossary_is_a_to_z_with_a_letter_index_and_a_topic_view(client, game_id, library):
+    terms = library.games[game_id].sections["glossary"].entries
+    html = client.get(f"/{game_id}/glossary").get_data(as_text=True)
+    shown = re.findall(r'<section class="entry entry-term[^"]*" id="([a-z0-9-]+)"', html)
+    assert sorted(shown) == sorted(t.id for t in terms)
+    letters = re.findall(r'<a href="#letter-([A-Zother]+)">', html)
+    assert letters and letters == sorted(letters)
+    for letter in letters:
+        assert f'id="letter-{letter}"' in html
+    topics = client.get(f"/{game_id}/glossary?view=topics").get_data(as_text=True)
+    assert re.findall(r'<section class="entry entry-term[^"]*" id="([a-z0-9-]+)"', topics) == [t.id for t in terms]
+    assert "letter-index" not in topics and 'href="/%s/glossary?view=topics" aria-current="page"' % game_id in topics
+    again = client.get(f"/{game_id}/glossary").get_data(as_text=True)
+    assert "letter-index" in again, "the A-Z view is cached apart from the topic view"
+
+
+def test_glossary_view_must_be_a_to_z_or_topics(client):
+    response = client.get("/meq/glossary", query_string={"view": "<b>sideways</b>"})
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    assert "view: choose a-z or topics" in body and "<b>sideways" not in body

@@ -4,8 +4,10 @@ from ..content import GAME_IDS
 from ..content_store import cached_page, get_game_or_404, get_library
 from ..search import search
 from . import bp
+from .glossary import by_letter
 
 SEARCH_PAGE_LIMIT = 20
+GLOSSARY_VIEWS = ("a-z", "topics")
 
 
 @bp.route("/")
@@ -41,13 +43,24 @@ def game_page_no_slash(game_id):
 
 
 @bp.route("/<game:game_id>/<section_id>")
-@cached_page
 def section_page(game_id, section_id):
+    # A glossary reads A-Z with a letter index; ?view=topics keeps the order the content gives.
+    view = request.args.get("view", "a-z")
+    if view not in GLOSSARY_VIEWS:
+        abort(400, description="view: choose a-z or topics")
+    return section_view(game_id=game_id, section_id=section_id, view=view)
+
+
+@cached_page
+def section_view(game_id, section_id, view):
     game = get_game_or_404(game_id)
     section = game.sections.get(section_id)
     if section is None:
         abort(404)
-    return render_template("section.html", game=game, section=section)
+    if section.kind != "glossary":
+        return render_template("section.html", game=game, section=section)
+    letters = by_letter(section.entries) if view == "a-z" else None
+    return render_template("section.html", game=game, section=section, view=view, letters=letters)
 
 
 @bp.route("/healthz")
