@@ -646,6 +646,56 @@ def test_victory_needs_a_lead_of_ten(fp, sp, corruption):
         assert r["winner"] == r["leader"]
 
 
+# The largest combats the engine takes: MAX_CARDS cards a side, MAX_ITEMS items a card, the most icons.
+full_icons = st.integers(0, wotr_cards.MAX_ICONS)
+full_side = st.lists(st.one_of(full_icons, st.fixed_dictionaries({"defence": full_icons, "items": st.lists(
+    full_icons, min_size=wotr_cards.MAX_ITEMS, max_size=wotr_cards.MAX_ITEMS)})),
+    min_size=wotr_cards.MAX_CARDS, max_size=wotr_cards.MAX_CARDS)
+longest_names = ["", "a" * wotr_cards.MAX_FACTION_CHARS, "b" * wotr_cards.MAX_FACTION_CHARS]
+full_attackers = st.lists(st.fixed_dictionaries({
+    "attack": full_icons, "leadership": full_icons, "is_army": st.booleans(), "faction": st.sampled_from(longest_names)}),
+    min_size=wotr_cards.MAX_CARDS, max_size=wotr_cards.MAX_CARDS)
+
+
+@SLOW
+@given(attack=full_icons, path_defence=full_icons, defenders=full_side, order=st.sampled_from(wotr_cards.ORDERS))
+def test_path_combat_at_the_largest_allowed_inputs(attack, path_defence, defenders, order):
+    r = wotr_cards.path_combat(attack, path_defence, defenders, path_points=wotr_cards.MAX_ICONS, order=order)
+    assert sorted(r["eliminated"] + r["cycled"]) == list(range(wotr_cards.MAX_CARDS))
+    assert r["uncancelled"] == max(0, attack - path_defence - sum(card_icons(c) for c in defenders))
+    # one line of working per card eliminated, and a fixed few more
+    assert len(r["steps"]) == len(r["eliminated"]) + (6 if r["cycled"] else 5)
+
+
+@SLOW
+@given(owner=st.sampled_from(wotr_cards.TEAMS), attackers=full_attackers, defenders=full_side,
+       reactivated=st.booleans())
+def test_battleground_combat_at_the_largest_allowed_inputs(owner, attackers, defenders, reactivated):
+    r = wotr_cards.battleground_combat(owner, attackers, wotr_cards.MAX_ICONS, defenders, reactivated=reactivated,
+                                       points=wotr_cards.MAX_ICONS, order="fewest-losses")
+    armies = {a["faction"] for a in attackers if a["is_army"] and a["faction"]}
+    assert r["leadership_counted"] == sum(a["leadership"] for a in attackers if a["faction"] in armies)
+    assert sorted(r["eliminated"] + r["cycled"]) == list(range(wotr_cards.MAX_CARDS))
+    assert r["attackers_eliminated"] == list(range(wotr_cards.MAX_CARDS))
+
+
+ONE_TOO_MANY = wotr_cards.MAX_CARDS + 1
+
+
+@pytest.mark.parametrize("name, call", [
+    ("defenders", lambda: wotr_cards.path_combat(1, 0, [0] * ONE_TOO_MANY)),
+    ("defenders", lambda: wotr_cards.path_combat(1, 0, [0] * 32_700)),  # a whole 64 KB request of them
+    ("defenders", lambda: wotr_cards.path_combat(1, 0, [{"defence": 0, "items": [0] * (wotr_cards.MAX_ITEMS + 1)}])),
+    ("defenders", lambda: wotr_cards.fewest_losses_order([1] * ONE_TOO_MANY)),
+    ("attackers", lambda: wotr_cards.battleground_combat("shadow", [{"attack": 1}] * ONE_TOO_MANY, 0, [])),
+    ("attackers", lambda: wotr_cards.battleground_combat(
+        "shadow", [{"attack": 1, "faction": "a" * (wotr_cards.MAX_FACTION_CHARS + 1)}], 0, [])),
+    ("defenders", lambda: wotr_cards.battleground_combat("shadow", [{"attack": 1}], 0, [1] * ONE_TOO_MANY)),
+])
+def test_card_combat_refuses_more_than_its_limits_by_name(name, call):
+    refuses(call, name)
+
+
 CARD_CALLS = {
     "path_combat": (wotr_cards.path_combat, {"shadow_attack_icons": 2, "path_defence": 1, "defenders": [1]},
                     {"shadow_attack_icons": bad_whole(0, 99), "path_defence": bad_whole(0, 99),

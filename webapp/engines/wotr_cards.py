@@ -20,8 +20,10 @@ ORDERS = ("given", "fewest-losses")
 MAX_ICONS = 99
 MAX_SCORE = 999  # victory points or corruption tokens of one team
 # The summary sets no limit on the cards in one combat; these generous bounds keep a request small.
+# Each is checked before the cards are read, so the work for any input stays within them.
 MAX_CARDS = 30  # cards attacking, or defending, in one combat
 MAX_ITEMS = 5  # items one defending card carries
+MAX_FACTION_CHARS = 200  # a faction's name
 WINNING_LEAD = 10  # a team wins once it leads by 10 points or more
 
 _TEAM_NAMES = {"free-peoples": "the Free Peoples", "shadow": "the Shadow"}
@@ -38,10 +40,18 @@ def _n(count, word):
 # --------------------------------------------------------------------------- validation
 
 
+def _cards(name, cards, what):
+    """The list of cards itself, refused before any card is read when it is too long."""
+    if not isinstance(cards, (list, tuple)):
+        raise InputError(name, what)
+    if len(cards) > MAX_CARDS:
+        raise InputError(name, f"at most {MAX_CARDS} cards ({len(cards)} given)")
+    return cards
+
+
 def _defender_icons(defenders):
     """Total icons each defender cancels, its items included."""
-    if not isinstance(defenders, (list, tuple)):
-        raise InputError("defenders", "a list of defence icon counts, one per card")
+    _cards("defenders", defenders, "a list of defence icon counts, one per card")
     totals = []
     with_items = []
     for card in defenders:
@@ -53,6 +63,8 @@ def _defender_icons(defenders):
             items = card.get("items", [])
             if not isinstance(items, (list, tuple)):
                 raise InputError("defenders", "items must be a list of defence icon counts")
+            if len(items) > MAX_ITEMS:
+                raise InputError("defenders", f"at most {MAX_ITEMS} items on one card ({len(items)} given)")
             item_icons = [require_int("defenders", icons, 0, MAX_ICONS) for icons in items]
             totals.append(own + sum(item_icons))
             with_items.append(bool(item_icons))
@@ -68,18 +80,26 @@ def fewest_losses_order(defenders) -> list[int]:
     Eliminating the strongest cards first cancels the attack with as few cards as possible.
     """
     totals, _ = _defender_icons(defenders)
+    return _most_icons_first(totals)
+
+
+def _most_icons_first(totals):
+    # sorted() is stable, so ties keep the given order
     return sorted(range(len(totals)), key=lambda i: -totals[i])
 
 
-def _order(order, defenders, totals):
+def _order(order, totals):
     require_choice("order", order, ORDERS)
     if order == "given":
         return list(range(len(totals))), "the order given"
-    return fewest_losses_order(defenders), "most defence icons first, to lose the fewest cards"
+    return _most_icons_first(totals), "most defence icons first, to lose the fewest cards"
 
 
 def _eliminate(remaining, totals, with_items, sequence, steps, side):
-    """Eliminate defenders in `sequence` until no attack is left; return (eliminated, cycled, remaining)."""
+    """Eliminate defenders in `sequence` until no attack is left; return (eliminated, cycled, remaining).
+
+    One pass over the cards: the cards eliminated are the first of `sequence`.
+    """
     eliminated = []
     for i in sequence:
         if remaining == 0:
@@ -91,7 +111,8 @@ def _eliminate(remaining, totals, with_items, sequence, steps, side):
         steps.append(
             f"{side} eliminate card {i} ({_n(totals[i], 'defence icon')}{items}), cancelling {cancelled}; attacks left: {remaining}."
         )
-    cycled = [i for i in range(len(totals)) if i not in eliminated]
+    gone = set(eliminated)
+    cycled = [i for i in range(len(totals)) if i not in gone]
     return eliminated, cycled, remaining
 
 
@@ -118,7 +139,7 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
     require_int("path_defence", path_defence, 0, MAX_ICONS)
     totals, with_items = _defender_icons(defenders)
     require_int("path_points", path_points, 0, MAX_ICONS)
-    sequence, rule = _order(order, defenders, totals)
+    sequence, rule = _order(order, totals)
 
     cancelled_by_path = min(attack, path_defence)
     remaining = attack - cancelled_by_path
@@ -156,8 +177,7 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
 
 
 def _attackers(attackers):
-    if not isinstance(attackers, (list, tuple)):
-        raise InputError("attackers", "a list of cards, each with attack, leadership, faction and is_army")
+    _cards("attackers", attackers, "a list of cards, each with attack, leadership, faction and is_army")
     cards = []
     for card in attackers:
         if not isinstance(card, dict) or "attack" not in card:
@@ -166,8 +186,8 @@ def _attackers(attackers):
             raise InputError("attackers", "a card may only have attack, leadership, faction and is_army")
         faction = card.get("faction", "")
         is_army = card.get("is_army", False)
-        if not isinstance(faction, str):
-            raise InputError("attackers", "faction must be text")
+        if not isinstance(faction, str) or len(faction) > MAX_FACTION_CHARS:
+            raise InputError("attackers", f"faction must be text of at most {MAX_FACTION_CHARS} characters")
         if not isinstance(is_army, bool):
             raise InputError("attackers", "is_army must be true or false")
         cards.append(
@@ -216,7 +236,7 @@ def battleground_combat(
     totals, with_items = _defender_icons(defenders)
     require_bool("reactivated", reactivated)
     require_int("points", points, 0, MAX_ICONS)
-    sequence, rule = _order(order, defenders, totals)
+    sequence, rule = _order(order, totals)
 
     attacking_team = "shadow" if owner == "free-peoples" else "free-peoples"
     armies = {c["faction"] for c in cards if c["is_army"] and c["faction"]}
