@@ -38,6 +38,7 @@ def test_operation_conforms_to_the_document(api_schema, method, path, mode):
     @settings(max_examples=30, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     def check(case):
-        case.call_and_validate(checks=CHECKS)
+        # over WSGI nothing undoes a Content-Encoding: ask for plain bodies (test_http.py checks the packed ones)
+        case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=CHECKS)
 
     check()

@@ -7,7 +7,12 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def default_config():
+    """Settings; FLASK_* environment variables (JSON values, e.g. FLASK_TRUSTED_HOSTS='["rules.example.org"]')
+    override them, and create_app's config overrides both."""
     return {
+        # Behind a reverse proxy: {"x_for": 1, "x_proto": 1} trusts one proxy's X-Forwarded-For
+        # and X-Forwarded-Proto (werkzeug's ProxyFix arguments). None: no proxy headers are read.
+        "PROXY_FIX": None,
         "CONTENT_DIR": str(PROJECT_ROOT / "content"),
         "BUILD_INDEX_ON_START": True,
         "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -25,13 +30,14 @@ def create_app(config=None):
         static_folder=str(PROJECT_ROOT / "static"),
     )
     app.config.from_mapping(default_config())
+    app.config.from_prefixed_env()
     app.config.from_mapping(config)
     app.json.sort_keys = False  # keys in the order each response is written, as documented
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from werkzeug.routing import AnyConverter
 
-    from . import calculators, content_store, errors, offline, search, security
+    from . import caching, calculators, content_store, errors, offline, search, security
     from .content import GAME_IDS
 
     class GameConverter(AnyConverter):
@@ -49,10 +55,15 @@ def create_app(config=None):
     search.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    caching.init_app(app)
     offline.init_app(app)
     calculators.init_app(app)
     app.register_blueprint(main_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(checklist_bp)
 
+    if app.config["PROXY_FIX"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, **app.config["PROXY_FIX"])
     return app

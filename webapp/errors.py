@@ -1,6 +1,6 @@
 """Errors: JSON under /api/, HTML pages everywhere else; never a traceback."""
 from flask import jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.http import HTTP_STATUS_CODES
 
 
@@ -17,6 +17,11 @@ def wants_json():
 
 
 def init_app(app):
+    @app.errorhandler(SecurityError)
+    def handle_untrusted_host(exc):
+        # a Host outside TRUSTED_HOSTS: no page can be drawn, since every link is built for a host
+        return "Bad Request: this site does not answer to that host name\n", 400, {"Content-Type": "text/plain"}
+
     @app.errorhandler(HTTPException)
     def handle_http_error(exc):
         if wants_json():
@@ -24,12 +29,14 @@ def init_app(app):
             if exc.code == 413:
                 message = f"body: larger than the {app.config['MAX_CONTENT_LENGTH']} bytes allowed"
             response = error_response(exc.code, message)
-            if exc.code == 405 and exc.valid_methods:
-                response.headers["Allow"] = ", ".join(exc.valid_methods)
-            return response
-        # a 400 says which parameter was wrong and what is allowed
-        return render_template("error.html", status=exc.code, title=HTTP_STATUS_CODES.get(exc.code, "Error"),
-                               message=exc.description if exc.code == 400 else None), exc.code
+        else:
+            # a 400 says which parameter was wrong and what is allowed
+            response = app.make_response((render_template(
+                "error.html", status=exc.code, title=HTTP_STATUS_CODES.get(exc.code, "Error"),
+                message=exc.description if exc.code == 400 else None), exc.code))
+        if exc.code == 405 and exc.valid_methods:
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response
 
     from .search import IndexMissing
 

@@ -37,7 +37,6 @@ def init_app(app):
     def service_worker():
         body = render_template("sw.js", cache_name=cache_name(), urls=precache_urls())
         response = Response(body, mimetype="text/javascript")
-        response.headers["Cache-Control"] = "no-cache"
         response.headers["Service-Worker-Allowed"] = "/"
         return response
 

@@ -1,12 +1,11 @@
-"""Response headers for every response: a strict Content-Security-Policy and caching rules.
+"""Security headers on every response, and redirects that never repeat the Host header.
 
-Static assets are addressed with a hash of their bytes (?v=...), so they can be cached for a
-year; HTML and JSON are revalidated every time, so a content change shows at once.
+A strict Content-Security-Policy; no camera, microphone, location or payment features; no
+window of another site may hold a reference to ours, nor load our files. Redirects point at a
+path on this site (a relative Location), so a forged Host header cannot send anyone elsewhere;
+TRUSTED_HOSTS, when configured, refuses such requests outright with a 400.
 """
-import hashlib
-from pathlib import Path
-
-from flask import request
+from urllib.parse import urlsplit, urlunsplit
 
 CSP = "; ".join((
     "default-src 'self'",
@@ -20,30 +19,19 @@ CSP = "; ".join((
     "manifest-src 'self'",
     "worker-src 'self'",
 ))
-YEAR = 365 * 24 * 3600
+PERMISSIONS = ", ".join(f"{feature}=()" for feature in (
+    "accelerometer", "camera", "geolocation", "gyroscope", "magnetometer", "microphone", "payment", "usb",
+))
 
 
-def static_fingerprints(static_folder):
-    """A short hash of each static file's bytes, by file name."""
-    prints = {}
-    root = Path(static_folder)
-    for path in root.rglob("*"):
-        if path.is_file():
-            prints[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-    return prints
+def relative_location(location):
+    """A Location as a path on this site: the app never redirects elsewhere, and Werkzeug's own
+    redirects (a missing trailing slash) would otherwise be built from the Host header."""
+    parts = urlsplit(location)
+    return urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
 
 
 def init_app(app):
-    prints = static_fingerprints(app.static_folder)
-    app.extensions["redbook.static"] = prints
-
-    @app.url_defaults
-    def fingerprint_static(endpoint, values):
-        if endpoint == "static" and "v" not in values:
-            digest = prints.get(values.get("filename", ""))
-            if digest:
-                values["v"] = digest
-
     @app.after_request
     def security_headers(response):
         headers = response.headers
@@ -51,8 +39,9 @@ def init_app(app):
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "same-origin")
         headers.setdefault("X-Frame-Options", "DENY")
-        if request.endpoint == "static" and request.args.get("v"):
-            headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
-        elif "Cache-Control" not in headers:
-            headers["Cache-Control"] = "no-cache"
+        headers.setdefault("Permissions-Policy", PERMISSIONS)
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        headers.setdefault("Cross-Origin-Resource-Policy", "same-origin")
+        if "Location" in headers:
+            headers["Location"] = relative_location(headers["Location"])
         return response

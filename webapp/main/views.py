@@ -1,4 +1,4 @@
-from flask import abort, jsonify, redirect, render_template, request, url_for
+from flask import abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from ..content import GAME_IDS
 from ..content_store import cached_page, get_game_or_404, get_library
@@ -8,6 +8,7 @@ from .glossary import by_letter
 
 SEARCH_PAGE_LIMIT = 20
 GLOSSARY_VIEWS = ("a-z", "topics")
+HEALTH_QUERY = "combat"  # a word the rules of several games use: a working search finds it
 
 
 @bp.route("/")
@@ -65,4 +66,14 @@ def section_view(game_id, section_id, view):
 
 @bp.route("/healthz")
 def healthz():
-    return jsonify({"status": "ok"})
+    """200 while search answers a known query, else 503; never stored by a cache."""
+    try:
+        answered = bool(search(HEALTH_QUERY, limit=1).hits)
+    except Exception:  # a health check reports a failure instead of raising it
+        current_app.logger.exception("search failed the health check")
+        answered = False
+    body = {"status": "ok"} if answered else {"status": "error", "error": "search: no answer to a known query"}
+    response = jsonify(body)
+    response.status_code = 200 if answered else 503
+    response.headers["Cache-Control"] = "no-store"
+    return response
