@@ -328,8 +328,9 @@ def wrk_path():
     return path
 
 
-def run_wrk(base_url, paths, duration, connections=CONNECTIONS, threads=THREADS):
-    """Run wrk for ``duration`` seconds cycling through ``paths``; wrk's figures as a dict."""
+def run_wrk(base_url, paths, duration, connections=CONNECTIONS, threads=THREADS, headers=()):
+    """Run wrk for ``duration`` seconds cycling through ``paths`` (sending ``headers``, each
+    "Name: value"); wrk's figures as a dict."""
     assert base_url.startswith("http://127.0.0.1:"), "benchmarks only ever talk to loopback"
     with tempfile.TemporaryDirectory(prefix="redbook-wrk-") as folder:
         script = os.path.join(folder, "cycle.lua")
@@ -339,6 +340,7 @@ def run_wrk(base_url, paths, duration, connections=CONNECTIONS, threads=THREADS)
         with open(listing, "w") as f:
             f.write("\n".join(paths) + "\n")
         command = [wrk_path(), f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "10s",
+                   *(flag for header in headers for flag in ("-H", header)),
                    "-s", script, base_url + paths[0], "--", listing, str(threads)]
         done = subprocess.run(command, capture_output=True, text=True, timeout=duration + 60)
     for line in done.stdout.splitlines():

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs every Red Book benchmark and prints its tables.
 #
-#   bash bench/run.sh           the full run (about 10 minutes on 2 cores; the soak takes most)
+#   bash bench/run.sh           the full run (about 12 minutes on 2 cores; the soak takes most)
 #   bash bench/run.sh --quick   a short smoke run of every benchmark (about 2 minutes)
 #
 # From a fresh clone it creates .venv, installs the project with its `serve` extra (gunicorn)
-# and, if wrk is missing, installs Debian's wrk package (apt-get, as root or through sudo).
+# and, if wrk or nginx is missing, installs Debian's package (apt-get, as root or through sudo).
 # Knobs: BENCH_DURATION (seconds per endpoint in load.py, default 10), SOAK_REQUESTS (default
 # 100000). Exits non-zero if a benchmark fails to run or the soak finds an error.
 set -uo pipefail
@@ -23,7 +23,7 @@ if [ ! -x "$PY" ]; then
     python3 -m venv .venv || exit 1
     .venv/bin/pip install -q -e '.[serve]' || exit 1
 fi
-if ! "$PY" -c 'import flask, whoosh, yaml, markdown' 2>/dev/null; then
+if ! "$PY" -c 'import flask, flask_compress, whoosh, yaml, markdown' 2>/dev/null; then
     .venv/bin/pip install -q -e . || exit 1
 fi
 if ! "$PY" -c 'import gunicorn' 2>/dev/null; then
@@ -35,6 +35,11 @@ if ! command -v wrk >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq && $SUDO apt-get install -y -qq wrk >/dev/null || exit 1
 fi
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+    echo "installing nginx (Debian's, for the production setup benchmark)"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq nginx >/dev/null || exit 1
+fi
 
 if [ "$QUICK" = 1 ]; then
     export BENCH_DURATION="${BENCH_DURATION:-3}"
@@ -44,12 +49,14 @@ if [ "$QUICK" = 1 ]; then
     LOAD_ARGS=(--warmup 1)
     PAGE_CACHE_ARGS=(--requests 50)
     EDGE_ARGS=(--repetitions 1)
+    PROXY_ARGS=(--wait-quiet 30)
 else
     LATENCY_ARGS=()
     STARTUP_ARGS=()
     LOAD_ARGS=()
     PAGE_CACHE_ARGS=()
     EDGE_ARGS=()
+    PROXY_ARGS=()
 fi
 
 echo "Red Book benchmarks, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -76,4 +83,5 @@ run "start-up"        bench/startup.py "${STARTUP_ARGS[@]}"
 run "load"            bench/load.py "${LOAD_ARGS[@]}"
 run "soak"            bench/soak.py
 run "battle engine"   bench/wotr_battle.py
+run "production setup" bench/proxy.py "${PROXY_ARGS[@]}"
 exit $status
