@@ -236,6 +236,52 @@ def test_battle_reroll_takes_overrun_before_exchange():
     assert r["shadow_removed"][2] == F(9, 32)
 
 
+def test_battle_reroll_keeping_exchanges():
+    # re-roll only Nazgûl and overrun (1/3 of the faces), keep exchanges: rout 1/3 + 1/3 x 1/3 = 4/9,
+    # exchange 1/3 + 1/9 = 4/9, overrun 1/18, Nazgûl 1/18
+    kept = battle_roll(1, BATTLE, 3, 3, nazgul_present=True, rerolls=1, reroll_results=["nazgul", "overrun"])
+    assert kept["shadow_removed"] == [F(1, 9), F(8, 9)]
+    assert kept["friendly_removed"] == [F(4, 9), F(4, 9) + F(1, 18), F(1, 18)]
+    assert kept["expected_rerolls_spent"] == F(1, 3)
+    # against re-rolling exchanges too (test_battle_reroll_on_one_die): one more shadow troop
+    # removed in 1/9 of rolls, for 1/18 more friendly troops lost and half the Nazgûl results
+    every = battle_roll(1, BATTLE, 3, 3, nazgul_present=True, rerolls=1)
+    assert kept["expected_shadow_removed"] - every["expected_shadow_removed"] == F(1, 9)
+    assert kept["expected_friendly_removed"] - every["expected_friendly_removed"] == F(1, 18)
+    assert "Exchange results are kept" in " ".join(kept["steps"])
+
+
+def test_battle_reroll_default_order_is_nazgul_overrun_exchange():
+    for dice in (1, 2, 3):
+        default = battle_roll(dice, UNIFORM_BATTLE, 4, 4, nazgul_present=True, rerolls=2)
+        spelled = battle_roll(dice, UNIFORM_BATTLE, 4, 4, nazgul_present=True, rerolls=2,
+                              reroll_results="nazgul,overrun,exchange")
+        assert default["joint"] == spelled["joint"]
+
+
+def test_battle_reroll_exchange_before_overrun():
+    # two dice showing overrun and exchange (2/16 of first rolls, no Nazgûl present), one re-roll:
+    # overrun first re-rolls the overrun; exchange first re-rolls the exchange
+    overrun_first = battle_roll(2, UNIFORM_BATTLE, 4, 4, rerolls=1, reroll_results=("overrun", "exchange"))
+    exchange_first = battle_roll(2, UNIFORM_BATTLE, 4, 4, rerolls=1, reroll_results=("exchange", "overrun"))
+    # shadow 2 at the end: RR 1/16; RX, XR (2/16) re-roll X: 1/2; XX 1/16 x 1/2;
+    # OR, RO (2/16) re-roll O: 1/2 either way; OX, XO (2/16): overrun first 1/2, exchange first 0
+    assert overrun_first["shadow_removed"][2] == F(9, 32)
+    assert exchange_first["shadow_removed"][2] == F(9, 32) - F(2, 16) * F(1, 2)
+
+
+def test_battle_reroll_nothing_chosen_spends_nothing():
+    r = battle_roll(2, BATTLE, 2, 2, nazgul_present=True, rerolls=3, reroll_results=[])
+    assert r["expected_rerolls_spent"] == 0
+    assert r["joint"] == battle_roll(2, BATTLE, 2, 2, nazgul_present=True)["joint"]
+
+
+@pytest.mark.parametrize("bad", ["rout", "nazgul,nazgul", ["overrun", 3], 5, "exchange,blank"])
+def test_battle_reroll_results_validation(bad):
+    with pytest.raises(ValueError, match="^reroll_results:"):
+        battle_roll(1, BATTLE, 1, 1, rerolls=1, reroll_results=bad)
+
+
 @pytest.mark.parametrize("dice", [1, 2, 3])
 @pytest.mark.parametrize("in_haven", [False, True])
 @pytest.mark.parametrize("nazgul_present", [False, True])
@@ -304,6 +350,20 @@ def test_ring_roll_rerolls_help():
     without = ring_roll(2, 1, 2, 2, SEARCH)["win"]
     with_one = ring_roll(2, 1, 2, 2, SEARCH, rerolls=1)["win"]
     assert with_one > without
+
+
+def test_ring_roll_stops_rerolling_once_won():
+    # 2 dice, hope 2: lost only if both dice cost hope. Each die costs hope 1/3.
+    # Re-rolling every hope-losing die: spend when k >= 1 (5/9), then 4/27 + 2/27 + 1/27 = 7/27.
+    # Stopping once fewer than 2 dice cost hope: spend only on k = 2: 1/9, then 1/27.
+    always = ring_roll(2, 0, 2, 0, SEARCH, rerolls=2)
+    stopping = ring_roll(2, 0, 2, 0, SEARCH, rerolls=2, stop_when_won=True)
+    assert always["expected_rerolls_spent"] == F(22, 27)
+    assert stopping["expected_rerolls_spent"] == F(4, 27)
+    assert always["win"] == stopping["win"] == F(80, 81)
+    assert "stopping as soon as fewer than 2 dice" in " ".join(stopping["steps"])
+    with pytest.raises(ValueError, match="^stop_when_won:"):
+        ring_roll(2, 0, 2, 0, SEARCH, rerolls=2, stop_when_won="yes")
 
 
 def test_ring_roll_validation():

@@ -17,7 +17,7 @@ from webapp.engines.meccg import (corruption_check, corruption_removal, council_
                                   free_council, influence_attempt, strike)
 from webapp.engines.meccg.council import PLAYER_COUNTS, SOURCE_RANGE, SOURCES
 from webapp.engines.meccg.influence import INFLUENCE_KINDS
-from webapp.engines.wotr_battle import Army, battle, remove_casualties
+from webapp.engines.wotr_battle import Army, battle, modifier_window, remove_casualties
 from webapp.engines.wotr_combat import at_least, combat_roll, describe_roll, die_hits, expected_hits
 
 FAST = settings(max_examples=60, deadline=None)
@@ -146,15 +146,31 @@ def test_without_rerolls_the_mean_is_dice_times_one_die(dice, hit, modifier):
 
 ARMY_INTS = {"regulars": (0, 30), "elites": (0, 30), "leadership": (0, 10), "modifier": (-5, 5),
              "reroll_modifier": (-5, 5)}
-ARMY_CHOICES = {"casualty_policy": ("strength", "elites"), "modifier_rounds": ("all", "first")}
+ARMY_CHOICES = {"casualty_policy": ("strength", "elites")}
+
+
+def is_round_window(value):
+    """A modifier_rounds text the engine accepts: all, first, 3, 2-4 or 3- (rounds 1 to 100)."""
+    try:
+        modifier_window("modifier_rounds", value)
+    except ValueError:
+        return False
+    return True
 
 
 @FAST
-@given(side=st.sampled_from(["attacker", "defender"]), field=st.sampled_from(sorted(ARMY_INTS) + sorted(ARMY_CHOICES)),
+@given(side=st.sampled_from(["attacker", "defender"]),
+       field=st.sampled_from(sorted(ARMY_INTS) + sorted(ARMY_CHOICES) + ["modifier_rounds", "replacement_regulars"]),
        data=st.data())
 def test_battle_refuses_a_bad_army_value_by_name(side, field, data):
     if field in ARMY_INTS:
         bad = data.draw(bad_whole(*ARMY_INTS[field]))
+    elif field == "replacement_regulars":
+        bad = data.draw(bad_whole(0, 99, optional=True))
+    elif field == "modifier_rounds":
+        bad = data.draw(st.one_of(NOT_A_NUMBER, st.integers(), st.text(max_size=8),
+                                  st.from_regex(r"[0-9]{1,4}(-[0-9]{0,4})?", fullmatch=True))
+                        .filter(lambda v: not is_round_window(v)))
     else:
         bad = data.draw(bad_choice(ARMY_CHOICES[field]))
     armies = {"attacker": Army(1, 1), "defender": Army(1, 0)}
@@ -165,7 +181,8 @@ def test_battle_refuses_a_bad_army_value_by_name(side, field, data):
 
 
 @FAST
-@given(name=st.sampled_from(["terrain", "rounds", "attacker_ceases_at", "siege_continue", "attacker", "defender"]),
+@given(name=st.sampled_from(["terrain", "rounds", "attacker_ceases_at", "siege_continue", "attacker", "defender",
+                             "withdraw_after", "siege_battles", "exact"]),
        data=st.data())
 def test_battle_refuses_bad_settings_by_name(name, data):
     bad = data.draw({
@@ -175,6 +192,9 @@ def test_battle_refuses_bad_settings_by_name(name, data):
         "siege_continue": bad_flag(),
         "attacker": NOT_A_NUMBER,
         "defender": NOT_A_NUMBER,
+        "withdraw_after": bad_whole(0, 99, optional=True),
+        "siege_battles": bad_whole(1, 5),
+        "exact": bad_flag(),
     }[name])
     arguments = {"attacker": Army(1, 0), "defender": Army(1, 0), name: bad}
     refuses(lambda: battle(**arguments), name)
@@ -200,6 +220,11 @@ def test_remove_casualties_refuses_bad_values_by_name(regulars, elites, hits, po
         refuses(lambda: remove_casualties(regulars, elites, hits, policy), first_bad)
 
 
+def exact_battle(*args, **kwargs):
+    """The battle engine in exact fractions, so the invariants below hold with ==."""
+    return battle(*args, exact=True, **kwargs)
+
+
 small_army = st.builds(
     lambda r, e, lead, policy: Army(r if r + e else 1, e, lead, policy),
     st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.sampled_from(["strength", "elites"]))
@@ -214,9 +239,9 @@ def gone(result, side):
 @given(attacker=small_army, defender=small_army, terrain=st.sampled_from(["field", "city", "fortification"]),
        rounds=st.integers(1, 3))
 def test_a_round_limit_is_the_start_of_the_battle_fought_to_the_end(attacker, defender, terrain, rounds):
-    limited = battle(attacker, defender, terrain=terrain, rounds=rounds)
-    longer = battle(attacker, defender, terrain=terrain, rounds=rounds + 1)
-    full = battle(attacker, defender, terrain=terrain)
+    limited = exact_battle(attacker, defender, terrain=terrain, rounds=rounds)
+    longer = exact_battle(attacker, defender, terrain=terrain, rounds=rounds + 1)
+    full = exact_battle(attacker, defender, terrain=terrain)
     for side in ("attacker", "defender"):
         assert gone(limited, side) <= gone(longer, side) <= gone(full, side)
         # fighting n rounds gives exactly the n-th row of the round-by-round table
@@ -236,9 +261,9 @@ def test_a_round_limit_is_the_start_of_the_battle_fought_to_the_end(attacker, de
 @SLOW
 @given(attacker=small_army, defender=small_army, extra=st.sampled_from(["leadership", "modifier", "reroll_modifier"]))
 def test_in_round_one_the_attackers_own_help_only_moves_the_defenders_losses(attacker, defender, extra):
-    base = battle(attacker, defender, rounds=1)
+    base = exact_battle(attacker, defender, rounds=1)
     bump = {"leadership": 1, "modifier": 1, "reroll_modifier": 1}[extra]
-    helped = battle(dataclasses.replace(attacker, **{extra: getattr(attacker, extra) + bump}), defender, rounds=1)
+    helped = exact_battle(dataclasses.replace(attacker, **{extra: getattr(attacker, extra) + bump}), defender, rounds=1)
     # both roll at once, so the attacker's dice cannot change what the defender does to it
     assert gone(helped, "attacker") == gone(base, "attacker")
     assert gone(helped, "defender") >= gone(base, "defender")
@@ -249,8 +274,8 @@ def test_in_round_one_the_attackers_own_help_only_moves_the_defenders_losses(att
 def test_walls_never_help_the_attacker_in_round_one(attacker, defender, terrain):
     if terrain == "siege" and defender.units > 5:
         return
-    field = battle(attacker, defender, rounds=1)
-    walls = battle(attacker, defender, terrain=terrain, rounds=1)
+    field = exact_battle(attacker, defender, rounds=1)
+    walls = exact_battle(attacker, defender, terrain=terrain, rounds=1)
     assert gone(walls, "defender") <= gone(field, "defender")
     assert gone(walls, "attacker") == gone(field, "attacker")
 

@@ -102,18 +102,19 @@ def _roll(n, probs):
     return dist
 
 
-def _reroll(dist, probs, priority, rerolls):
+def _reroll(dist, probs, priority, rerolls, done=None):
     """Apply up to `rerolls` re-rolls to a count distribution.
 
     Each re-roll takes one die from the first category in `priority` that has a die
     showing it and rolls it again; the new face stands. A re-roll with nothing worth
-    re-rolling is not spent. Returns (new distribution, expected re-rolls spent).
+    re-rolling is not spent, nor one in a state where `done(state)` is true (the player
+    stops there). Returns (new distribution, expected re-rolls spent).
     """
     spent = Fraction(0)
     for _ in range(rerolls):
         nxt = {}
         for state, p in dist.items():
-            target = next((i for i in priority if state[i] > 0), None)
+            target = None if done is not None and done(state) else next((i for i in priority if state[i] > 0), None)
             if target is None:
                 nxt[state] = nxt.get(state, 0) + p
                 continue
@@ -137,12 +138,12 @@ def _expected(values):
     return sum((k * p for k, p in enumerate(values)), Fraction(0))
 
 
-def _search(dice, counts, in_haven, recall_limit, rerolls):
+def _search(dice, counts, in_haven, recall_limit, rerolls, done=None):
     """Shared core of the search roll and the Mount Doom roll.
 
     recall_limit is how many Nazgûl a recall can send to Mordor (0 when recall does
-    nothing). Returns (hope_lost list, recall list, expected re-rolls spent, per-die
-    probabilities (hope, recall, other)).
+    nothing); done(state) stops the re-rolls (see _reroll). Returns (hope_lost list,
+    recall list, expected re-rolls spent, per-die probabilities (hope, recall, other)).
     """
     total = sum(counts.values())
     hope_faces = counts["weary"] + (0 if in_haven else counts["exposed"])
@@ -152,7 +153,7 @@ def _search(dice, counts, in_haven, recall_limit, rerolls):
     p_other = 1 - p_hope - p_recall
     probs = (p_hope, p_recall, p_other)
     dist = _roll(dice, probs)
-    dist, spent = _reroll(dist, probs, (0,), rerolls)
+    dist, spent = _reroll(dist, probs, (0,), rerolls, done)
     hope = {}
     recall = {}
     for (h, r, _), p in dist.items():
@@ -270,8 +271,27 @@ def battle_dice(initiator, friendly_troops, shadow_troops) -> int:
     return min(shadow_troops, MAX_BATTLE_DICE)
 
 
-# battle categories, worst for the Free Peoples first; the order is the re-roll priority
+# battle categories, worst for the Free Peoples first
 _NAZGUL, _OVERRUN, _EXCHANGE, _ROUT, _BLANK = range(5)
+REROLL_RESULTS = ("nazgul", "overrun", "exchange")  # the results worth re-rolling, as they are by default
+_REROLL_CATEGORY = {"nazgul": _NAZGUL, "overrun": _OVERRUN, "exchange": _EXCHANGE}
+
+
+def reroll_choice(value) -> tuple[str, ...]:
+    """The battle results to re-roll, in priority order, from a list or a comma-separated text.
+
+    Each of nazgul, overrun, exchange at most once; an empty choice re-rolls nothing.
+    Rout is never re-rolled: it only removes a shadow troop.
+    """
+    names = value.split(",") if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+        raise InputError("reroll_results", "a list of battle results (nazgul, overrun, exchange)")
+    names = tuple(name.strip() for name in names if name.strip())
+    unknown = [name for name in names if name not in _REROLL_CATEGORY]
+    if unknown or len(set(names)) != len(names):
+        raise InputError("reroll_results", "each of nazgul, overrun, exchange at most once, in the order to "
+                                           "re-roll them" + (f" (unknown {', '.join(unknown)})" if unknown else " (repeated)"))
+    return names
 
 
 def battle_roll(
@@ -282,6 +302,7 @@ def battle_roll(
     in_haven=False,
     nazgul_present=False,
     rerolls=0,
+    reroll_results=REROLL_RESULTS,
 ) -> dict:
     """Exact outcome of a battle roll.
 
@@ -291,9 +312,14 @@ def battle_roll(
     Removing more troops than are present removes those there are.
 
     rerolls (0 to 7): re-rolls the characters present will spend, one at a time, each on
-    the die doing the Free Peoples most harm: a Nazgûl result that applies first, then an
-    overrun that applies, else an exchange. Rout and results with no effect are never
-    re-rolled; a re-roll with no such die showing is not spent. The new face stands.
+    a die showing one of `reroll_results` (a list, or comma-separated text, of nazgul,
+    overrun and exchange, in the order the player re-rolls them). The default, nazgul,
+    overrun, exchange, takes the die doing the Free Peoples most harm; leaving exchange
+    out keeps the shadow troop an exchange removes (a re-roll can lose it and show a
+    Nazgûl). Rout and results with no effect (overrun in a haven, Nazgûl with none
+    present) are never re-rolled; a re-roll with no chosen result showing is not spent.
+    The new face stands. The summary only says a die may be re-rolled for each symbol
+    spent, and again for more; which die is the player's choice.
 
     Returns {"dice", "shadow_removed": [P(0), ...], "friendly_removed": [P(0), ...],
     "joint": [{"shadow", "friendly", "probability"}], "expected_shadow_removed",
@@ -308,6 +334,7 @@ def battle_roll(
     require_bool("in_haven", in_haven)
     require_bool("nazgul_present", nazgul_present)
     require_int("rerolls", rerolls, 0, MAX_REROLLS)
+    chosen = reroll_choice(reroll_results)
 
     total = sum(counts.values())
     probs = [Fraction(0)] * 5
@@ -318,7 +345,7 @@ def battle_roll(
     probs = tuple(probs)
 
     dist = _roll(dice, probs)
-    dist, spent = _reroll(dist, probs, (_NAZGUL, _OVERRUN, _EXCHANGE), rerolls)
+    dist, spent = _reroll(dist, probs, tuple(_REROLL_CATEGORY[name] for name in chosen), rerolls)
 
     joint = {}
     for state, p in dist.items():
@@ -352,12 +379,20 @@ def battle_roll(
         else "No Nazgûl are present, so a Nazgûl result has no effect.",
         "Hits beyond the troops present are ignored.",
     ]
-    if rerolls:
+    if rerolls and chosen:
+        order = ", then ".join(
+            {"nazgul": "a Nazgûl result that applies", "overrun": "an overrun that applies",
+             "exchange": "an exchange"}[name] for name in chosen)
         steps.append(
-            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on the worst die showing: "
-            "a Nazgûl result that applies, then an overrun that applies, then an exchange; the new face stands."
+            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on a die showing "
+            f"{order}; the new face stands."
         )
+        kept = [_FACE_LABELS[name] for name in REROLL_RESULTS if name not in chosen]
+        if kept:
+            steps.append(f"{' and '.join(kept).capitalize()} results are kept, never re-rolled.")
         steps.append(f"On average {spent} re-rolls are spent.")
+    elif rerolls:
+        steps.append("No result is chosen for re-rolling, so no re-roll is spent.")
     expected_shadow = _expected(shadow_list)
     expected_friendly = _expected(friendly_list)
     steps.append(f"Expected shadow troops removed: {expected_shadow}; expected friendly troops removed: {expected_friendly}.")
@@ -384,13 +419,16 @@ def battle_roll(
 # --------------------------------------------------------------------------- Mount Doom
 
 
-def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0) -> dict:
+def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0, stop_when_won=False) -> dict:
     """Exact chance that Frodo destroys the One Ring at Mount Doom.
 
     The final search roll uses 1 search die per Nazgûl and per shadow troop present plus 1
     per hope missing from the hope track, at most 7 dice. Mount Doom is in Mordor, so
     recall does nothing; it is not a haven, so weary and exposed each cost 1 hope. The
     players win if at least 1 hope remains afterwards. rerolls works as in search_roll.
+    stop_when_won: the players stop re-rolling as soon as the dice showing a hope loss are
+    fewer than the hope left, the win being certain; the chance to win is the same (a
+    re-roll never adds a hope loss), only fewer symbols are spent.
 
     Returns {"dice", "win": P, "hope_lost": [P(0), ..., P(dice)], "expected_hope_lost",
     "expected_rerolls_spent", "steps"}.
@@ -401,10 +439,12 @@ def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0) -> di
     require_int("hope_missing", hope_missing, 0, MAX_HOPE)
     counts = _die_faces(faces, "search")
     require_int("rerolls", rerolls, 0, MAX_REROLLS)
+    require_bool("stop_when_won", stop_when_won)
 
     wanted = nazgul + shadow_troops + hope_missing
     dice = min(wanted, MAX_SEARCH_DICE)
-    hope_lost, _, spent, (p_hope, _, _) = _search(dice, counts, False, 0, rerolls)
+    won = (lambda state: state[0] < hope) if stop_when_won else None  # state[0]: dice showing a hope loss
+    hope_lost, _, spent, (p_hope, _, _) = _search(dice, counts, False, 0, rerolls, won)
     win = sum(hope_lost[:hope], Fraction(0))
 
     steps = [
@@ -415,8 +455,10 @@ def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0) -> di
     ]
     if rerolls:
         steps.append(
-            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent on dice showing a hope-losing result; "
-            f"on average {spent} are spent."
+            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent on dice showing a hope-losing result"
+            + (f", stopping as soon as fewer than {hope} dice show one (the win is then certain)"
+               if stop_when_won else "")
+            + f"; on average {spent} are spent."
         )
     steps.append(
         f"With {hope} hope, the players win when at most {hope - 1} hope is lost: chance {win}."

@@ -1,4 +1,4 @@
-"""Exact odds for a whole War of the Ring battle, as a Markov chain over the two Armies.
+"""Odds for a whole War of the Ring battle, as a Markov chain over the two Armies.
 
 A state is (attacker regulars, attacker elites; defender regulars, defender elites) at
 the start of a Combat round. In each round both Armies roll at once: Combat dice equal to
@@ -6,65 +6,82 @@ Combat Strength (regulars + elites, at most 5), then the Leader re-roll of up to
 min(Leadership, 5) missed dice. Hits are taken as casualties at the same time, so both
 Armies can be wiped out in the same round.
 
-Casualties (from the battle rules summary): each hit removes one regular or replaces one
-elite with a regular; two hits may instead remove one elite outright. Which option an Army
-takes is its `casualty_policy`: "strength" keeps as much Combat Strength (dice) as it can,
-then as many elites; "elites" keeps as many elites as it can, then as much Strength. An
-Army that takes at least as many hits as its hit points (regulars + 2 x elites) is
-eliminated. Replacing an elite needs a spare regular; this module assumes one is always
-available (in the reinforcements or among earlier casualties).
+Where each rule comes from. From the battle rules summary:
+- casualties: each hit removes one regular or replaces one elite with a regular; two hits
+  may instead remove one elite outright. Which option an Army takes is its
+  `casualty_policy`: "strength" keeps as much Combat Strength (dice) as it can, then as
+  many elites; "elites" keeps as many elites as it can, then as much Strength;
+- the Regular that replaces an Elite comes from earlier casualties or the reinforcements;
+  when there is none, the Elite is simply eliminated (`Army.replacement_regulars`: how
+  many are at hand when the battle starts; None: always one);
+- a Combat card's effect lasts for the round it is played unless it says otherwise, so
+  modifiers are inputs with the rounds they cover (`Army.modifier_rounds`);
+- a defender in a region with its own Stronghold may retreat into it at the start of any
+  Combat round (`withdraw_after`).
+From the War of the Ring 2nd edition rulebook, not the summary:
+- "field": both Armies hit on 5+; a region's Stronghold gives no help to an Army that
+  fights outside it;
+- "city", "fortification": in the first round the attacker hits only on 6; afterwards 5+;
+- "siege" (a Stronghold under siege): the attacker hits only on 6, the defender on 5+; a
+  siege battle lasts one round unless the attacker downgrades one of its elites to a
+  regular to fight one more round; at most 5 Army units (any number of Leaders) fit
+  inside, and when a siege begins the units beyond 5 go back to the reinforcements;
+- after a withdrawal into the Stronghold the field battle is over, the attacker may move
+  into the region, and attacking the Stronghold is a new battle, a siege.
 
-Terrain facts come from the War of the Ring 2nd edition rulebook, not from the rules
-summary this project quotes:
-- "field": both Armies hit on 5+.
-- "city", "fortification": in the first round the attacker hits only on 6; afterwards 5+.
-- "siege" (a Stronghold under siege): the attacker hits only on 6 in every round, the
-  defender on 5+; a siege battle lasts one round unless the attacker downgrades one of its
-  elites to a regular to fight one more round; at most 5 units can defend a Stronghold.
-Modifiers from Combat cards are inputs (`Army.modifier`, `Army.reroll_modifier`) and can
-apply every round or the first round only (`Army.modifier_rounds`).
-
-Exactness and speed: every number is an exact integer over a known denominator and is
-only turned into a fractions.Fraction at the end. A round's outcome has denominator 6**20
-(each side's roll padded to 6**10). A battle fought to the end is solved as an absorbing
-chain: any hit lowers the total hit points, so states are handled from the most hit points
-down, and the only way to stay put is a round with no hits on either side, so the chance of
-leaving state s for s' is T(s, s') / (1 - T(s, s)). All those chances are kept over one
-common denominator built from the distinct values of 1 - T(s, s), so the work is integer
-multiplication and one exact division per state.
+Method. The chain is solved in order of remaining hit points (regulars + 2 x elites over
+both Armies): every hit lowers them, so the only way to stay in a state is a round with
+no hits on either side, and that self-loop is closed in one step (a geometric number of
+quiet rounds). Each state carries the chance of being there at the start of each round,
+so one pass gives the whole round-by-round curve; a battle fought to the end keeps the
+rounds shown one by one and the rest as one tail. Everything is exact in method, with no
+sampling. `exact=True` works in fractions.Fraction throughout; the default works in
+floating point, which the tests hold within 1e-12 of the fractions, and drops any
+state's chance below 1e-20 in a round (at most a few times 1e-15 in all, see
+FLOAT_NEGLIGIBLE).
 """
 
 from __future__ import annotations
 
+import heapq
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import prod
 
 from . import wotr_combat
 from .inputs import InputError, require_bool, require_choice, require_int
 from .wotr_combat import approximately, combat_roll_weights, hit_text
 
 TERRAINS = ("field", "city", "fortification", "siege")
+WALLED = ("city", "fortification")
 CASUALTY_POLICIES = ("strength", "elites")
-MODIFIER_ROUNDS = ("all", "first")
+MODIFIER_ROUNDS = ("all", "first")  # or a round "3", rounds "2-4", or from a round on "3-"
 MAX_UNITS = 10  # the rulebook's stacking limit: at most 10 Army units in one region
 MAX_LEADERSHIP = 10
 MAX_MODIFIER = 5
 MAX_ROUNDS = 100
+MAX_REPLACEMENT_REGULARS = 99  # not a game fact: any count at or above the Elites is "enough"
+MAX_SIEGE_BATTLES = 5
 MAX_SIEGE_DEFENDERS = 5  # a Stronghold holds at most 5 Army units
 MAX_DICE = 5
 MAX_REROLLS = 5
 NORMAL_HIT = 5
 HARD_HIT = 6  # attacking a City or Fortification in round 1, or a Stronghold under siege
 PER_ROUND_SHOWN = 20  # rounds listed in per_round when the battle is fought to the end
+# In floating point a state's chance below this in one round is dropped. A battle has at
+# most a few thousand states and 101 round slots, so all that is dropped stays below 1e-14.
+FLOAT_NEGLIGIBLE = 1e-20
 
 SIDE_DENOMINATOR = 6 ** (MAX_DICE + MAX_REROLLS)  # any one side's roll fits over 6**10
-ROUND_DENOMINATOR = SIDE_DENOMINATOR * SIDE_DENOMINATOR
+
+OUTCOMES = ("defender_eliminated", "attacker_eliminated", "both_eliminated", "neither_eliminated")
+HEADLINE = ("defender_holds", "defender_destroyed", "attacker_destroyed")
 
 _TERRAIN_NAMES = {"field": "the field", "city": "a City", "fortification": "a Fortification",
                   "siege": "a Stronghold under siege"}
+_ROUNDS_PATTERN = re.compile(r"([1-9][0-9]*)(-([1-9][0-9]*)?)?")
 
 
 @dataclass(frozen=True)
@@ -76,7 +93,12 @@ class Army:
         elites first.
     modifier: added to each Combat roll die (e.g. from a Combat card), -5..5.
     reroll_modifier: added to each Leader re-roll die, -5..5.
-    modifier_rounds: "all" applies both modifiers every round, "first" in round 1 only.
+    modifier_rounds: the rounds both modifiers apply in: "all", "first", one round "3",
+        rounds "2-4", or a round and every later one "3-" (rounds 1..100, counted on
+        through any siege battles that follow a withdrawal).
+    replacement_regulars: Regulars at hand (in the reinforcements or among earlier
+        casualties) when the battle starts, to replace downgraded Elites, 0..99; None: always
+        one at hand. Regulars this Army loses become available too.
     """
 
     regulars: int
@@ -86,6 +108,7 @@ class Army:
     modifier: int = 0
     reroll_modifier: int = 0
     modifier_rounds: str = "all"
+    replacement_regulars: int | None = None
 
     @property
     def units(self) -> int:
@@ -98,6 +121,25 @@ class Army:
 
 
 # --------------------------------------------------------------------------- validation
+
+
+def modifier_window(name: str, spec) -> tuple[int, int | None]:
+    """The (first, last) rounds a `modifier_rounds` text covers; last None: to the end.
+
+    "all" is (1, None), "first" (1, 1), "3" (3, 3), "2-4" (2, 4), "3-" (3, None).
+    """
+    if spec == "all":
+        return 1, None
+    if spec == "first":
+        return 1, 1
+    match = _ROUNDS_PATTERN.fullmatch(spec) if isinstance(spec, str) else None
+    if match:
+        first = int(match.group(1))
+        last = first if match.group(2) is None else (int(match.group(3)) if match.group(3) else None)
+        if first <= MAX_ROUNDS and (last is None or first <= last <= MAX_ROUNDS):
+            return first, last
+    raise InputError(name, f"all, first, a round such as 3, rounds such as 2-4, or a round and "
+                           f"every later one such as 3- (rounds 1 to {MAX_ROUNDS})")
 
 
 def _check_army(side, army):
@@ -113,7 +155,14 @@ def _check_army(side, army):
     require_choice(f"{side}_policy", army.casualty_policy, CASUALTY_POLICIES)
     require_int(f"{side}_modifier", army.modifier, -MAX_MODIFIER, MAX_MODIFIER)
     require_int(f"{side}_reroll_modifier", army.reroll_modifier, -MAX_MODIFIER, MAX_MODIFIER)
-    require_choice(f"{side}_modifier_rounds", army.modifier_rounds, MODIFIER_ROUNDS)
+    modifier_window(f"{side}_modifier_rounds", army.modifier_rounds)
+    if army.replacement_regulars is not None:
+        require_int(f"{side}_replacement_regulars", army.replacement_regulars, 0, MAX_REPLACEMENT_REGULARS)
+
+
+def _enough(replacements, elites):
+    """None when `replacements` can never run out for this many elites (one cache entry)."""
+    return None if replacements is None or replacements >= elites else replacements
 
 
 # --------------------------------------------------------------------------- casualties
@@ -124,320 +173,411 @@ def hit_points(regulars: int, elites: int) -> int:
     return regulars + 2 * elites
 
 
-def remove_casualties(regulars: int, elites: int, hits: int, policy: str = "strength") -> tuple[int, int]:
+def remove_casualties(regulars: int, elites: int, hits: int, policy: str = "strength",
+                      replacements: int | None = None) -> tuple[int, int]:
     """The (regulars, elites) left after taking `hits` casualties under `policy`.
 
     Every way of absorbing the hits is tried: a regulars removed, b elites replaced by
-    regulars, c elites removed at two hits each (a + b + 2c = hits). "strength" picks the
-    option with the most Combat Strength, then the most elites; "elites" the most elites,
-    then the most Strength. If the hits reach the Army's hit points it is eliminated: (0, 0).
+    regulars, c elites removed at two hits each, d elites eliminated by one hit each for
+    want of a Regular (a + b + 2c + d = hits). `replacements` is how many Regulars are at
+    hand for the b replacements (None: always enough); the regulars removed by these hits
+    count too, the player taking them first. d is only possible once every Regular at hand
+    is used. "strength" picks the option with the most Combat Strength, then the most
+    elites; "elites" the most elites, then the most Strength. Hits that reach the Army's
+    hit points eliminate it: (0, 0).
     """
     # checked before the cache: 1.0 or True would otherwise hit a cached answer for 1
     require_choice("policy", policy, CASUALTY_POLICIES)
     require_int("regulars", regulars, 0, MAX_UNITS)
     require_int("elites", elites, 0, MAX_UNITS)
     require_int("hits", hits, 0, 4 * MAX_UNITS)
-    return _remove_casualties(regulars, elites, hits, policy)
+    if replacements is not None:
+        require_int("replacements", replacements, 0, MAX_REPLACEMENT_REGULARS)
+    return _remove_casualties(regulars, elites, hits, policy, _enough(replacements, elites))
 
 
 @lru_cache(maxsize=None)
-def _remove_casualties(regulars, elites, hits, policy):
+def _remove_casualties(regulars, elites, hits, policy, replacements):
     if hits >= hit_points(regulars, elites):
         return (0, 0)
     best = None
     best_key = None
-    for removed_elites in range(min(elites, hits // 2) + 1):
-        for downgraded in range(min(elites - removed_elites, hits - 2 * removed_elites) + 1):
-            removed_regulars = hits - 2 * removed_elites - downgraded
-            if removed_regulars > regulars:
-                continue
-            left = (regulars - removed_regulars + downgraded, elites - downgraded - removed_elites)
-            strength = left[0] + left[1]
-            key = (strength, left[1]) if policy == "strength" else (left[1], strength)
-            if best_key is None or key > best_key:
-                best, best_key = left, key
+    for removed in range(min(elites, hits // 2) + 1):  # c: two hits each
+        for replaced in range(min(elites - removed, hits - 2 * removed) + 1):  # b
+            for lost in range(min(elites - removed - replaced, hits - 2 * removed - replaced) + 1):  # d
+                regulars_out = hits - 2 * removed - replaced - lost  # a
+                if regulars_out > regulars:
+                    continue
+                if replacements is not None:
+                    at_hand = replacements + regulars_out
+                    if replaced > at_hand or (lost and replaced < at_hand):
+                        continue
+                elif lost:
+                    continue
+                left = (regulars - regulars_out + replaced, elites - replaced - removed - lost)
+                strength = left[0] + left[1]
+                key = (strength, left[1]) if policy == "strength" else (left[1], strength)
+                if best_key is None or key > best_key:
+                    best, best_key = left, key
     return best
+
+
+def stronghold_garrison(regulars: int, elites: int) -> tuple[int, int]:
+    """The (regulars, elites) that stay inside a Stronghold: at most 5 units, Elites first.
+
+    An Elite is never worth less than a Regular (same die, two hits to remove), so the
+    units sent back to the reinforcements are Regulars first.
+    """
+    kept_elites = min(elites, MAX_SIEGE_DEFENDERS)
+    return min(regulars, MAX_SIEGE_DEFENDERS - kept_elites), kept_elites
 
 
 # --------------------------------------------------------------------------- one side's tables
 
 
 @lru_cache(maxsize=None)
-def _side_weights(dice, hit, modifier, rerolls, reroll_modifier):
-    """P(k hits) for k = 0..5 as integers over SIDE_DENOMINATOR (zeros past `dice`)."""
+def _hit_chances(dice, hit, modifier, rerolls, reroll_modifier, exact):
+    """P(k hits) for k = 0..5 (zeros past `dice`), as Fractions or floats."""
     weights, denominator = combat_roll_weights(dice, hit, modifier, rerolls, reroll_modifier)
-    scale = SIDE_DENOMINATOR // denominator
-    return tuple(weight * scale for weight in weights) + (0,) * (MAX_DICE - dice)
+    padded = tuple(weights) + (0,) * (MAX_DICE - dice)
+    if exact:
+        return tuple(Fraction(weight, denominator) for weight in padded)
+    return tuple(weight / denominator for weight in padded)
 
 
-@lru_cache(maxsize=None)
-def _side_states(regulars, elites, policy, pays_elites):
-    """Every (regulars, elites) the Army can reach, with casualty and payment tables.
+@lru_cache(maxsize=256)
+def _side_table(regulars, elites, policy, replacements):
+    """Every (regulars, elites) one Army can come to, and the moves between them.
 
-    Returns (states, casualty, payment): casualty[i][h] is the index reached from state i
-    after h hits; payment[i] is the index after downgrading one elite (siege), or -1.
+    Returns (states, casualty, payment, garrison): casualty[i][h] is the index reached
+    from state i after h hits; payment[i] the index after downgrading one elite to fight
+    on in a siege (-1 without an elite or a Regular to replace it); garrison[i] the index
+    after the units beyond a Stronghold's 5 leave. Regulars at hand in state (r, e) are
+    replacements + regulars - r: each regular lost adds one, each replacement uses one.
     """
     states = [(regulars, elites)]
     index = {states[0]: 0}
-    casualty = []
-    payment = []
+
+    def found(state):
+        if state not in index:
+            index[state] = len(states)
+            states.append(state)
+        return index[state]
+
+    casualty, payment, garrison = [], [], []
     i = 0
     while i < len(states):
         r, e = states[i]
-        row = []
-        for hits in range(MAX_DICE + 1):
-            after = _remove_casualties(r, e, hits, policy)
-            if after not in index:
-                index[after] = len(states)
-                states.append(after)
-            row.append(index[after])
-        casualty.append(tuple(row))
-        if pays_elites and e > 0:
-            after = (r + 1, e - 1)
-            if after not in index:
-                index[after] = len(states)
-                states.append(after)
-            payment.append(index[after])
-        else:
-            payment.append(-1)
+        at_hand = None if replacements is None else replacements + regulars - r
+        casualty.append(tuple(found(_remove_casualties(r, e, hits, policy, _enough(at_hand, e)))
+                              for hits in range(MAX_DICE + 1)))
+        payment.append(found((r + 1, e - 1)) if e and (at_hand is None or at_hand > 0) else -1)
+        garrison.append(found(stronghold_garrison(r, e)))
         i += 1
-    return tuple(states), tuple(casualty), tuple(payment)
+    return tuple(states), tuple(casualty), tuple(payment), tuple(garrison)
 
 
-def _roll_setup(army, hit, first_round):
-    """(hit, modifier, rerolls, reroll_modifier) an Army uses in a round."""
-    use_modifiers = first_round or army.modifier_rounds == "all"
-    return (hit, army.modifier if use_modifiers else 0, min(army.leadership, MAX_REROLLS),
-            army.reroll_modifier if use_modifiers else 0)
-
-
-def _attacker_hit(terrain, first_round):
-    if terrain == "siege" or (first_round and terrain in ("city", "fortification")):
-        return HARD_HIT
-    return NORMAL_HIT
-
-
-def _weights_by_dice(setup):
-    hit, modifier, rerolls, reroll_modifier = setup
-    return [_side_weights(dice, hit, modifier, rerolls, reroll_modifier) for dice in range(MAX_DICE + 1)]
+@lru_cache(maxsize=512)
+def _losses(table, opponent_setup, exact):
+    """For each state of `table` and each number of opposing dice: [(state reached, chance)]."""
+    states, casualty, _, _ = table
+    by_dice = [_hit_chances(dice, *opponent_setup, exact) for dice in range(MAX_DICE + 1)]
+    rows = []
+    for i in range(len(states)):
+        row = []
+        for chances in by_dice:
+            merged = {}
+            for hits, chance in enumerate(chances):
+                if chance:
+                    target = casualty[i][hits]
+                    merged[target] = merged.get(target, 0) + chance
+            row.append(tuple(merged.items()))
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
 def clear_caches() -> None:
-    """Forget every cached table here and in wotr_combat (for cold-start timing)."""
-    _remove_casualties.cache_clear()
-    _side_weights.cache_clear()
-    _side_states.cache_clear()
+    """Forget every cached table and battle here and in wotr_combat (for cold-start timing)."""
+    for cached in (_remove_casualties, _hit_chances, _side_table, _losses, _solve):
+        cached.cache_clear()
     wotr_combat.clear_caches()
 
 
 # --------------------------------------------------------------------------- the chain
 
 
-class _Chain:
-    """The battle's states and one-round transitions, all weights over ROUND_DENOMINATOR.
+@dataclass(frozen=True)
+class _Plan:
+    """Everything the chain depends on, validated and hashable (the cache key)."""
 
-    Transient nodes are joint states at the start of a round (after any siege payment);
-    absorbing nodes are joint states in which the battle has ended.
+    attacker: Army
+    defender: Army
+    terrain: str
+    rounds: int | None
+    attacker_ceases_at: int | None
+    siege_continue: bool
+    withdraw_after: int | None
+    siege_battles: int
+    exact: bool
+
+
+def _roll_changes(plan):
+    """The rounds in which the rolls may differ from the round before, and round 1, in order."""
+    changes = {1}
+    if plan.terrain in WALLED:
+        changes.add(2)
+    for army in (plan.attacker, plan.defender):
+        first, last = modifier_window("modifier_rounds", army.modifier_rounds)
+        changes.add(first)
+        if last is not None:
+            changes.add(last + 1)
+    return sorted(changes)
+
+
+def _regime(plan, kind, t):
+    """(attacker's hit number, attacker's modifiers on, defender's modifiers on) in round t.
+
+    kind: "field" or "siege" (a Stronghold under siege, including after a withdrawal).
+    """
+    hit = HARD_HIT if kind == "siege" or (t == 1 and plan.terrain in WALLED) else NORMAL_HIT
+
+    def on(army):
+        first, last = modifier_window("modifier_rounds", army.modifier_rounds)
+        return first <= t and (last is None or t <= last)
+
+    return hit, on(plan.attacker), on(plan.defender)
+
+
+def _setup(army, hit, modifiers_on):
+    """(hit, modifier, rerolls, reroll_modifier) an Army rolls with."""
+    return (hit, army.modifier if modifiers_on else 0, min(army.leadership, MAX_REROLLS),
+            army.reroll_modifier if modifiers_on else 0)
+
+
+class _Solver:
+    """One pass over the chain's states in order of phase, then falling hit points.
+
+    A node is (phase, attacker state, defender state), numbered as one int: phase 0 is the
+    field battle, phase b >= 1 a siege with b siege battles still to fight (the current
+    one included). arrivals[node][t] is the chance of coming to the node from elsewhere at
+    the start of round t; slot last + 1 is the tail (every round after `last`) when the
+    battle is fought to the end. A node is visited once, after every node that leads to it.
     """
 
-    def __init__(self, attacker, defender, terrain, attacker_ceases_at, siege_continue):
-        siege = terrain == "siege"
-        self.att_states, att_cas, att_pay = _side_states(attacker.regulars, attacker.elites,
-                                                         attacker.casualty_policy, siege)
-        self.def_states, def_cas, _ = _side_states(defender.regulars, defender.elites,
-                                                   defender.casualty_policy, False)
-        att_dice = [min(r + e, MAX_DICE) for r, e in self.att_states]
-        def_dice = [min(r + e, MAX_DICE) for r, e in self.def_states]
-        att_strength = [r + e for r, e in self.att_states]
-        att_hp = [hit_points(r, e) for r, e in self.att_states]
-        def_hp = [hit_points(r, e) for r, e in self.def_states]
+    def __init__(self, plan: _Plan):
+        self.plan = plan
+        attacker, defender = plan.attacker, plan.defender
+        self.exact = plan.exact
+        self.zero = Fraction(0) if plan.exact else 0.0
+        self.negligible = 0 if plan.exact else FLOAT_NEGLIGIBLE
+        self.att_table = _side_table(attacker.regulars, attacker.elites, attacker.casualty_policy,
+                                     _enough(attacker.replacement_regulars, attacker.elites))
+        self.def_table = _side_table(defender.regulars, defender.elites, defender.casualty_policy,
+                                     _enough(defender.replacement_regulars, defender.elites))
+        self.att_count, self.def_count = len(self.att_table[0]), len(self.def_table[0])
+        self.att_units = [r + e for r, e in self.att_table[0]]
+        self.def_units = [r + e for r, e in self.def_table[0]]
+        self.att_dice = [min(units, MAX_DICE) for units in self.att_units]
+        self.def_dice = [min(units, MAX_DICE) for units in self.def_units]
+        self.att_hp = [hit_points(r, e) for r, e in self.att_table[0]]
+        self.def_hp = [hit_points(r, e) for r, e in self.def_table[0]]
 
-        self.transient = []  # (attacker index, defender index)
-        self.transient_index = {}
-        self.arrival = []  # the post-round state each transient node is entered from
-        self.absorbing = []
-        self.absorbing_index = {}
-        self.hp_total = []
+        steady_from = _roll_changes(plan)[-1]  # from this round on the rolls no longer change
+        self.withdraws_at = None if plan.withdraw_after is None else plan.withdraw_after + 1
+        if plan.rounds is not None:
+            self.last = self.shown = plan.rounds
+            self.tail = False
+        else:
+            self.last = max(PER_ROUND_SHOWN + 1, steady_from - 1, self.withdraws_at or 0)
+            self.shown = PER_ROUND_SHOWN
+            self.tail = True
+        if self.withdraws_at is not None and self.withdraws_at > self.last:
+            self.withdraws_at = None  # the round limit comes first
+        self.segments = {kind: self._segments(kind) for kind in ("field", "siege")}
 
-        def transient_node(a, d, arrived_from):
-            key = (a, d)
-            node = self.transient_index.get(key)
-            if node is None:
-                node = self.transient_index[key] = len(self.transient)
-                self.transient.append(key)
-                self.arrival.append(arrived_from)
-                self.hp_total.append(att_hp[a] + def_hp[d])
-            return node
-
-        def absorbing_node(a, d):
-            key = (a, d)
-            node = self.absorbing_index.get(key)
-            if node is None:
-                node = self.absorbing_index[key] = len(self.absorbing)
-                self.absorbing.append(key)
-            return node
-
-        classified = {}
-
-        def classify(a, d):
-            """(True, transient node) if the battle goes on from post-round state (a, d), else (False, absorbing node)."""
-            key = (a, d)
-            found = classified.get(key)
-            if found is not None:
-                return found
-            if att_strength[a] == 0 or def_hp[d] == 0:
-                found = (False, absorbing_node(a, d))
-            elif attacker_ceases_at is not None and att_strength[a] <= attacker_ceases_at:
-                found = (False, absorbing_node(a, d))
-            elif siege:
-                if siege_continue and att_pay[a] >= 0:
-                    found = (True, transient_node(att_pay[a], d, key))
-                else:
-                    found = (False, absorbing_node(a, d))
+    def _segments(self, kind):
+        """[(first round, last round, regime)] covering rounds 1..last, equal rounds merged."""
+        segments = []
+        for t in range(1, self.last + 1):
+            regime = _regime(self.plan, kind, t)
+            if segments and segments[-1][2] == regime:
+                segments[-1][1] = t
             else:
-                found = (True, transient_node(a, d, key))
-            classified[key] = found
-            return found
+                segments.append([t, t, regime])
+        return segments
 
-        def round_edges(a, d, att_weights, def_weights):
-            """Merged (is_transient, node, weight) for one round fought from (a, d)."""
-            merged = defaultdict(int)
-            hits_on_defender = att_weights[att_dice[a]]
-            hits_on_attacker = def_weights[def_dice[d]]
-            att_row = att_cas[a]
-            def_row = def_cas[d]
-            for dealt, w_att in enumerate(hits_on_defender):
-                if not w_att:
-                    continue
-                d_after = def_row[dealt]
-                for taken, w_def in enumerate(hits_on_attacker):
-                    if w_def:
-                        merged[(att_row[taken], d_after)] += w_att * w_def
-            return [classify(post_a, post_d) + (weight,) for (post_a, post_d), weight in merged.items()]
+    def _node(self, phase, a, d):
+        return (phase * self.att_count + a) * self.def_count + d
 
-        first_att = _weights_by_dice(_roll_setup(attacker, _attacker_hit(terrain, True), True))
-        first_def = _weights_by_dice(_roll_setup(defender, NORMAL_HIT, True))
-        later_att = _weights_by_dice(_roll_setup(attacker, _attacker_hit(terrain, False), False))
-        later_def = _weights_by_dice(_roll_setup(defender, NORMAL_HIT, False))
+    def _arrivals(self, node):
+        """The node's arrival slots, created (and queued for its visit) on first use."""
+        arrivals = self.arrivals.get(node)
+        if arrivals is None:
+            arrivals = self.arrivals[node] = [self.zero] * (self.last + 2)
+            pair = node % (self.att_count * self.def_count)
+            a, d = divmod(pair, self.def_count)
+            phase = node // (self.att_count * self.def_count)
+            rank = 0 if phase == 0 else 1 + self.plan.siege_battles - phase
+            heapq.heappush(self.queue, (rank, -(self.att_hp[a] + self.def_hp[d]), node))
+        return arrivals
 
-        # the opening position is only ever the start of round 1 (or re-entered after a quiet round)
-        self.start = transient_node(0, 0, None if siege else (0, 0))
-        self.first_transient, self.first_absorbing = [], []
-        for is_transient, node, weight in round_edges(0, 0, first_att, first_def):
-            (self.first_transient if is_transient else self.first_absorbing).append((node, weight))
+    def _round(self, phase, a, d, regime):
+        """One round fought from (a, d) with these rolls.
 
-        # later rounds, built outward from whatever round 1 can reach
-        self.stay = []  # weight of a round with no hits on either side (back to the same node)
-        self.moves = []  # [(transient node, weight)] to other transient nodes
-        self.ends = []  # [(absorbing node, weight)]
-        node = 0
-        while node < len(self.transient):
-            a, d = self.transient[node]
-            stay, moves, ends = 0, [], []
-            for is_transient, target, weight in round_edges(a, d, later_att, later_def):
-                if not is_transient:
-                    ends.append((target, weight))
-                elif target == node:
-                    stay = weight
-                else:
-                    moves.append((target, weight))
-            self.stay.append(stay)
-            self.moves.append(moves)
-            self.ends.append(ends)
-            node += 1
-
-    # ------------------------------------------------------------------ rounds one by one
-
-    def iterate(self, rounds, categories):
-        """Fight at most `rounds` rounds, one at a time.
-
-        Returns (remaining, absorbed, denominator, per_round): numerators over the common
-        denominator 6**(20 n) after the last round n played, and per round the cumulative
-        numerators of each category in `categories` (a list of absorbing-node categories).
+        Returns (quiet, moves, ends, by_outcome): quiet, the chance of no hit on either side
+        (back to the same node); moves, [(target's arrivals, pair where a round limit would
+        stop it, chance)]; ends, [(pair, chance)] where the battle is over; by_outcome,
+        [(outcome, chance)] summing the ends.
         """
-        transient_count = len(self.transient)
-        absorbed = [0] * len(self.absorbing)
-        remaining = [0] * transient_count
-        for node, weight in self.first_transient:
-            remaining[node] += weight
-        for node, weight in self.first_absorbing:
-            absorbed[node] += weight
-        denominator = ROUND_DENOMINATOR
-        per_round = [self._category_totals(absorbed, categories, denominator)]
-        played = 1
-        # one edge list per node, the quiet round back to itself included
-        steps = [[(node, self.stay[node])] + self.moves[node] if self.stay[node] else self.moves[node]
-                 for node in range(transient_count)]
-        ends = self.ends
-        while played < rounds and any(remaining):
-            absorbed = [value * ROUND_DENOMINATOR for value in absorbed]
-            after = [0] * transient_count
-            for node, mass in enumerate(remaining):
-                if not mass:
-                    continue
-                for target, weight in steps[node]:
-                    after[target] += mass * weight
-                for target, weight in ends[node]:
-                    absorbed[target] += mass * weight
-            remaining = after
-            denominator *= ROUND_DENOMINATOR
-            played += 1
-            per_round.append(self._category_totals(absorbed, categories, denominator))
-        return remaining, absorbed, denominator, per_round
+        plan = self.plan
+        hit, att_on, def_on = regime
+        att_losses = _losses(self.att_table, _setup(plan.defender, NORMAL_HIT, def_on), self.exact)
+        def_losses = _losses(self.def_table, _setup(plan.attacker, hit, att_on), self.exact)
+        payment = self.att_table[2]
+        ceases = plan.attacker_ceases_at
+        def_units = self.def_units
+        count = self.def_count
+        quiet, moves, ends = self.zero, [], []
+        by_outcome = defaultdict(lambda: self.zero)
+        for a2, p in att_losses[a][self.def_dice[d]]:
+            attacker_gone = self.att_units[a2] == 0
+            stops = attacker_gone or (ceases is not None and self.att_units[a2] <= ceases)
+            if phase == 0:
+                going_on = self._node(0, a2, 0)
+            elif plan.siege_continue and payment[a2] >= 0:
+                going_on = self._node(phase, payment[a2], 0)
+            elif phase > 1:
+                going_on = self._node(phase - 1, a2, 0)
+            else:
+                going_on = None  # the last siege battle ends after this round
+            for d2, q in def_losses[d][self.att_dice[a]]:
+                chance = p * q
+                pair = a2 * count + d2
+                if stops or def_units[d2] == 0 or going_on is None:
+                    ends.append((pair, chance))
+                    by_outcome[_outcome(attacker_gone, def_units[d2] == 0)] += chance
+                elif phase == 0 and a2 == a and d2 == d:
+                    quiet = chance
+                else:
+                    moves.append((self._arrivals(going_on + d2), pair, chance))
+        return quiet, moves, ends, list(by_outcome.items())
 
-    @staticmethod
-    def _category_totals(absorbed, categories, denominator):
-        totals = defaultdict(int)
-        for node, mass in enumerate(absorbed):
-            totals[categories[node]] += mass
-        return {name: Fraction(totals[name], denominator) for name in OUTCOMES}
-
-    # ------------------------------------------------------------------ to the end
+    # ------------------------------------------------------------------ the pass
 
     def solve(self):
-        """Fight until the battle ends; exact absorption numerators over one denominator.
+        plan = self.plan
+        zero = self.zero
+        self.arrivals, self.queue = {}, []
+        self.final = defaultdict(lambda: zero)  # attacker index * def_count + defender index -> chance
+        self.by_round = {name: [zero] * (self.shown + 1) for name in OUTCOMES}  # ended in round t
+        self.present = [zero] * (self.shown + 2)  # the battle is on at the start of round t
+        self.stopped = zero  # still on after the last round allowed
+        self.occupancy = zero  # expected rounds
+        self.withdrew = self.to_reinforcements = self.elites_to_reinforcements = zero
+        one = Fraction(1) if self.exact else 1.0
+        if self.withdraws_at == 1:
+            self._withdraw(0, 0, 1, one)
+        else:
+            self._arrivals(self._node(plan.siege_battles if plan.terrain == "siege" else 0, 0, 0))[1] = one
+        while self.queue:
+            self._visit(heapq.heappop(self.queue)[2])
+        return self
 
-        Returns (absorbed, denominator, expected_later_rounds).
-        """
-        transient_count = len(self.transient)
-        leave = [ROUND_DENOMINATOR - stay for stay in self.stay]  # (1 - T(s, s)) * 6**20
-        # a path visits each value of `leave` at most once per total-hit-point level, so this
-        # product is a multiple of every path's denominator
-        levels = defaultdict(set)
-        for node in range(transient_count):
-            levels[leave[node]].add(self.hp_total[node])
-        denominator = ROUND_DENOMINATOR * prod(value ** len(found) for value, found in levels.items())
-        lift = denominator // ROUND_DENOMINATOR
+    def _withdraw(self, a, d, t, mass):
+        """The defender pulls back into its Stronghold at the start of round t: a siege begins."""
+        inside = self.def_table[3][d]
+        (r, e), (r_in, e_in) = self.def_table[0][d], self.def_table[0][inside]
+        self.withdrew += mass
+        self.to_reinforcements += mass * (r + e - r_in - e_in)
+        self.elites_to_reinforcements += mass * (e - e_in)
+        self._arrivals(self._node(self.plan.siege_battles, a, inside))[t] += mass
 
-        reach = [0] * transient_count
-        absorbed = [0] * len(self.absorbing)
-        for node, weight in self.first_transient:
-            reach[node] += weight * lift
-        for node, weight in self.first_absorbing:
-            absorbed[node] += weight * lift
-        visits = 0  # sum of P(reach s) / (1 - T(s, s)) * 6**20-scaled, over `denominator`
-        for node in sorted(range(transient_count), key=self.hp_total.__getitem__, reverse=True):
-            mass = reach[node]
-            if not mass:
+    def _visit(self, node):
+        arrivals = self.arrivals.pop(node)
+        start = next((t for t in range(1, self.last + 2) if arrivals[t]), None)
+        if start is None:
+            return
+        phase, pair = divmod(node, self.att_count * self.def_count)
+        a, d = divmod(pair, self.def_count)
+        zero = self.zero
+        last = self.last
+        withdrawing = phase == 0 and self.withdraws_at is not None
+        fights_until = self.withdraws_at - 1 if withdrawing else last
+        rounds = [(max(t0, start), min(t1, fights_until), self._round(phase, a, d, regime))
+                  for t0, t1, regime in self.segments["field" if phase == 0 else "siege"]
+                  if t1 >= start and t0 <= fights_until]
+
+        # the chance of being here at the start of each round: arrivals, plus a quiet round before
+        present = arrivals  # reused in place: arrivals[t] is read before present[t] is written
+        carried = zero
+        for t0, t1, (quiet, _, _, _) in rounds:
+            if quiet:
+                for t in range(t0, t1 + 1):
+                    carried = present[t] = arrivals[t] + carried
+                    carried *= quiet
+            else:
+                carried = zero
+        end = fights_until
+        while end >= start and present[end] <= self.negligible:  # exact zeros, or negligible floats
+            end -= 1
+        if end < fights_until:
+            carried = zero
+        if end >= start:
+            shown_end = min(end, self.shown + 1) + 1
+            if start < shown_end:
+                self.present[start:shown_end] = [x + y for x, y in zip(self.present[start:shown_end],
+                                                                       present[start:shown_end])]
+            self.occupancy += sum(present[start:end + 1], zero)
+
+        final = self.final
+        for t0, t1, (quiet, moves, ends, by_outcome) in rounds:
+            t1 = min(t1, end)
+            if t0 > t1:
                 continue
-            leaving, remainder = divmod(mass, leave[node])
-            if remainder:  # cannot happen: the denominator covers every path
-                raise ArithmeticError("common denominator too small")
-            visits += leaving
-            for target, weight in self.moves[node]:
-                reach[target] += leaving * weight
-            for target, weight in self.ends[node]:
-                absorbed[target] += leaving * weight
-        expected_later_rounds = Fraction(visits * ROUND_DENOMINATOR, denominator)
-        return absorbed, denominator, expected_later_rounds
+            # with a round limit, round `last` leads to no further round
+            feeding = present[t0:(t1 if self.tail or t1 < last else last - 1) + 1]
+            if feeding:
+                stop = t0 + 1 + len(feeding)
+                for target, _, chance in moves:
+                    target[t0 + 1:stop] = [x + chance * y for x, y in zip(target[t0 + 1:stop], feeding)]
+            if ends:
+                total = sum(present[t0:t1 + 1], zero)
+                for pair_end, chance in ends:
+                    final[pair_end] += chance * total
+                row_end = min(t1, self.shown) + 1
+                if t0 < row_end:
+                    for outcome, chance in by_outcome:
+                        column = self.by_round[outcome]
+                        column[t0:row_end] = [x + chance * y for x, y in zip(column[t0:row_end], present[t0:row_end])]
+            if not self.tail and t1 == last:  # stopped by the round limit, both Armies standing
+                mass = present[last]
+                for _, stop_pair, chance in moves:
+                    final[stop_pair] += chance * mass
+                final[pair] += carried
+                self.stopped += mass - sum((chance for _, chance in ends), zero) * mass
+
+        if withdrawing:
+            leaving = arrivals[self.withdraws_at] + carried
+            if leaving:
+                self._withdraw(a, d, self.withdraws_at, leaving)
+        elif self.tail:
+            entering = arrivals[last + 1] + carried
+            if entering:
+                self._tail(phase, a, d, entering)
+
+    def _tail(self, phase, a, d, entering):
+        """Every round after `last` at once: the rolls no longer change, so the quiet rounds are geometric."""
+        quiet, moves, ends, _ = self._round(phase, a, d, _regime(self.plan, "field" if phase == 0 else "siege",
+                                                                self.last + 1))
+        rounds_here = entering / (1 - quiet)
+        self.occupancy += rounds_here
+        for target, _, chance in moves:
+            target[self.last + 1] += chance * rounds_here
+        for pair, chance in ends:
+            self.final[pair] += chance * rounds_here
 
 
-OUTCOMES = ("defender_eliminated", "attacker_eliminated", "both_eliminated", "neither_eliminated")
-
-
-def _outcome(attacker_state, defender_state):
-    attacker_gone = sum(attacker_state) == 0
-    defender_gone = sum(defender_state) == 0
+def _outcome(attacker_gone, defender_gone):
     if attacker_gone and defender_gone:
         return "both_eliminated"
     if attacker_gone:
@@ -445,40 +585,75 @@ def _outcome(attacker_state, defender_state):
     if defender_gone:
         return "defender_eliminated"
     return "neither_eliminated"
+@lru_cache(maxsize=128)
+def _solve(plan: _Plan):
+    """The solved chain's numbers, as immutable tuples (kept in a bounded cache)."""
+    solver = _Solver(plan).solve()
+    att_states, def_states = solver.att_table[0], solver.def_table[0]
+    final = tuple((att_states[a], def_states[d], chance)
+                  for (a, d), chance in ((divmod(pair, solver.def_count), chance) for pair, chance in solver.final.items())
+                  if chance)
+    rows = []
+    totals = {name: solver.zero for name in OUTCOMES}
+    for t in range(1, solver.shown + 1):
+        for name in OUTCOMES:
+            totals[name] += solver.by_round[name][t]
+        still = solver.stopped if (not solver.tail and t == solver.last) else solver.present[t + 1]
+        rows.append((t, *(totals[name] for name in OUTCOMES), still))
+        if not still:
+            break
+    return (final, tuple(rows), solver.occupancy, solver.withdrew, solver.to_reinforcements,
+            solver.elites_to_reinforcements)
 
 
 # --------------------------------------------------------------------------- the battle
 
 
 def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int | None = None,
-           attacker_ceases_at: int | None = None, siege_continue: bool = True) -> dict:
-    """Exact outcome of a War of the Ring battle between two Armies.
+           attacker_ceases_at: int | None = None, siege_continue: bool = True,
+           withdraw_after: int | None = None, siege_battles: int = 1, exact: bool = False) -> dict:
+    """The outcome of a War of the Ring battle between two Armies (see the module docstring).
 
-    terrain: "field", "city", "fortification" or "siege" (see the module docstring).
-    rounds: fight at most this many rounds (1..100); None fights until an Army is gone
-        (or the attacker ceases, or a siege battle ends), solved exactly.
+    terrain: "field", "city", "fortification" or "siege".
+    rounds: fight at most this many rounds (1..100), counted on through any siege battles;
+        None fights until the battle (and any siege after it) ends.
     attacker_ceases_at: the attacker ceases after any round that leaves its Combat
         Strength at or below this number (0..10); None never ceases.
     siege_continue: in a siege, the attacker pays one elite (downgraded to a regular) for
-        each further round while it has one; False ends the siege battle after one round.
+        each further round while it has one; False ends each siege battle after one round.
+    withdraw_after: (rulebook) with terrain "field" in a region with the defender's own
+        Stronghold: the defender fights this many rounds (0..99) in the field and then, if the
+        battle is still on, retreats into the Stronghold at the start of the next round. The
+        field battle is over; the attacker moves in with its whole Army and besieges the
+        Stronghold, where at most 5 Army units fit (Elites stay first, the rest go back to
+        the reinforcements). None: the defender never withdraws.
+    siege_battles: how many siege battles the attacker fights in a row (1..5), with terrain
+        "siege" or after a withdrawal; each lasts one round plus one per Elite it pays.
+    exact: True works in fractions.Fraction (slower); False in floating point.
 
-    Returns a dict of exact Fractions:
+    Returns a dict of probabilities (Fractions when exact, else floats):
       outcomes: {defender_eliminated, attacker_eliminated, both_eliminated,
-          neither_eliminated}, exclusive and summing to 1 (neither = the battle stopped
-          with both Armies standing);
-      attacker_survivors / defender_survivors: list indexed by surviving units, 0..initial;
+          neither_eliminated}, exclusive and summing to 1 (neither = both Armies still
+          stand at the end: the attacker ceased, a siege ended or the round limit came);
+      headline: {defender_holds (the defender still has Army units, in the field or in its
+          Stronghold), defender_destroyed, attacker_destroyed}, the same keys for every
+          setup, so plans can be compared;
+      withdrew: the chance the defender retreated into its Stronghold (0 without withdraw_after);
+      attacker_survivors / defender_survivors: list indexed by units left, 0..initial;
       attacker_survivors_detail / defender_survivors_detail: [{regulars, elites, probability}];
       expected_attacker_casualties / expected_defender_casualties: units lost (a
-          downgraded elite loses no unit); expected_attacker_elites_lost /
+          downgraded elite loses no unit, a unit sent back to the reinforcements from a
+          full Stronghold is not lost); expected_attacker_elites_lost /
           expected_defender_elites_lost: elites removed or downgraded;
+      expected_defender_to_reinforcements: units that did not fit in the Stronghold;
       per_round: [{round, defender_eliminated, attacker_eliminated, both_eliminated,
           neither_eliminated, still_fighting}] cumulative after each round, where
-          still_fighting is the chance the battle would go on to another round (after
-          the last round allowed by `rounds`, that is the part stopped by the limit);
-          the list stops early once still_fighting is 0; with rounds=None it shows at
-          most the first 20 rounds, then one entry with round None holding the exact
-          final values;
-      expected_rounds; explanation: plain sentences.
+          still_fighting is the chance the battle goes on to another round (after the
+          last round allowed by `rounds`, that is the part stopped by the limit); the list
+          stops early once still_fighting is 0; with rounds=None it shows at most the first
+          20 rounds, then one entry with round None holding the final values;
+      expected_rounds; sources: [{rule, source}] for the rules this battle used, source
+          "summary" or "rulebook"; explanation: plain sentences.
     """
     _check_army("attacker", attacker)
     _check_army("defender", defender)
@@ -488,68 +663,86 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
     if attacker_ceases_at is not None:
         require_int("attacker_ceases_at", attacker_ceases_at, 0, MAX_UNITS)
     require_bool("siege_continue", siege_continue)
+    if withdraw_after is not None:
+        require_int("withdraw_after", withdraw_after, 0, MAX_ROUNDS - 1)
+        if terrain != "field":
+            raise InputError("withdraw_after", "only a defender in the field (terrain field) can retreat into "
+                                               "its Stronghold")
+    require_int("siege_battles", siege_battles, 1, MAX_SIEGE_BATTLES)
+    if siege_battles > 1 and terrain != "siege" and withdraw_after is None:
+        raise InputError("siege_battles", "more than 1 only for a siege: terrain siege, or a withdrawal "
+                                          "into the Stronghold")
+    require_bool("exact", exact)
     if terrain == "siege" and defender.units > MAX_SIEGE_DEFENDERS:
         raise InputError("defender_regulars", f"at most {MAX_SIEGE_DEFENDERS} (regulars + elites) "
                                               f"can defend a Stronghold under siege")
 
-    chain = _Chain(attacker, defender, terrain, attacker_ceases_at, siege_continue)
-    categories = [_outcome(chain.att_states[a], chain.def_states[d]) for a, d in chain.absorbing]
+    plan = _Plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue,
+                 withdraw_after, siege_battles, exact)
+    final, rows, expected_rounds, withdrew, to_reinforcements, elites_to_reinforcements = _solve(plan)
+    zero = Fraction(0) if exact else 0.0
 
-    # final mass by (attacker state index, defender state index)
-    final = defaultdict(Fraction)
-    if rounds is None:
-        absorbed, denominator, later_rounds = chain.solve()
-        expected_rounds = 1 + later_rounds
-        for node, mass in enumerate(absorbed):
-            if mass:
-                final[chain.absorbing[node]] += Fraction(mass, denominator)
-        _, _, _, per_round = chain.iterate(PER_ROUND_SHOWN, categories)
-    else:
-        remaining, absorbed, denominator, per_round = chain.iterate(rounds, categories)
-        for node, mass in enumerate(absorbed):
-            if mass:
-                final[chain.absorbing[node]] += Fraction(mass, denominator)
-        for node, mass in enumerate(remaining):
-            if mass:  # still fighting when the round limit is reached: stopped, both standing
-                final[chain.arrival[node]] += Fraction(mass, denominator)
-        expected_rounds = 1 + sum((1 - sum(entry.values())) for entry in per_round[:-1])
-
-    outcomes = {name: Fraction(0) for name in OUTCOMES}
-    attacker_detail = defaultdict(Fraction)
-    defender_detail = defaultdict(Fraction)
-    for (a, d), probability in final.items():
-        att_state, def_state = chain.att_states[a], chain.def_states[d]
-        outcomes[_outcome(att_state, def_state)] += probability
+    outcomes = {name: zero for name in OUTCOMES}
+    attacker_detail = defaultdict(lambda: zero)
+    defender_detail = defaultdict(lambda: zero)
+    for att_state, def_state, probability in final:
+        outcomes[_outcome(sum(att_state) == 0, sum(def_state) == 0)] += probability
         attacker_detail[att_state] += probability
         defender_detail[def_state] += probability
 
-    per_round_rows = []
-    for number, totals in enumerate(per_round, start=1):
-        row = {"round": number, **totals, "still_fighting": 1 - sum(totals.values())}
-        per_round_rows.append(row)
+    per_round = [{"round": t, **dict(zip(OUTCOMES, values)), "still_fighting": still}
+                 for t, *values, still in rows]
     if rounds is None:
-        per_round_rows.append({"round": None, **outcomes, "still_fighting": Fraction(0)})
+        per_round.append({"round": None, **outcomes, "still_fighting": zero})
 
+    defender_destroyed = outcomes["defender_eliminated"] + outcomes["both_eliminated"]
     result = {
         "outcomes": outcomes,
-        "attacker_survivors": _by_units(attacker_detail, attacker.units),
-        "defender_survivors": _by_units(defender_detail, defender.units),
+        "headline": {
+            "defender_holds": outcomes["attacker_eliminated"] + outcomes["neither_eliminated"],
+            "defender_destroyed": defender_destroyed,
+            "attacker_destroyed": outcomes["attacker_eliminated"] + outcomes["both_eliminated"],
+        },
+        "withdrew": withdrew,
+        "attacker_survivors": _by_units(attacker_detail, attacker.units, zero),
+        "defender_survivors": _by_units(defender_detail, defender.units, zero),
         "attacker_survivors_detail": _detail_rows(attacker_detail),
         "defender_survivors_detail": _detail_rows(defender_detail),
-        "expected_attacker_casualties": _expected_loss(attacker_detail, attacker.units, sum),
-        "expected_attacker_elites_lost": _expected_loss(attacker_detail, attacker.elites, lambda s: s[1]),
-        "expected_defender_casualties": _expected_loss(defender_detail, defender.units, sum),
-        "expected_defender_elites_lost": _expected_loss(defender_detail, defender.elites, lambda s: s[1]),
-        "per_round": per_round_rows,
+        "expected_attacker_casualties": _expected_loss(attacker_detail, attacker.units, sum, zero),
+        "expected_attacker_elites_lost": _expected_loss(attacker_detail, attacker.elites, lambda s: s[1], zero),
+        "expected_defender_casualties":
+            _expected_loss(defender_detail, defender.units, sum, zero) - to_reinforcements,
+        "expected_defender_elites_lost":
+            _expected_loss(defender_detail, defender.elites, lambda s: s[1], zero) - elites_to_reinforcements,
+        "expected_defender_to_reinforcements": to_reinforcements,
+        "per_round": per_round,
         "expected_rounds": expected_rounds,
     }
-    result["explanation"] = _explain(attacker, defender, terrain, rounds, attacker_ceases_at,
-                                     siege_continue, result)
+    result["sources"] = _sources(plan)
+    result["explanation"] = _explain(plan, result)
     return result
 
 
-def _by_units(detail, initial_units):
-    survivors = [Fraction(0)] * (initial_units + 1)
+def stand_or_withdraw(attacker: Army, defender: Army, withdraw_after: int = 0, siege_battles: int = 1,
+                      rounds: int | None = None, attacker_ceases_at: int | None = None,
+                      siege_continue: bool = True, exact: bool = False) -> dict:
+    """"Stand or withdraw?" for a defender in a region with its own Stronghold.
+
+    Fights the same battle twice: standing in the field to the end (terrain "field"), and
+    withdrawing into the Stronghold after `withdraw_after` rounds, followed by
+    `siege_battles` siege battles (see battle()). Returns {"stand": result, "withdraw":
+    result, "difference": {headline key: withdraw minus stand}}.
+    """
+    common = dict(rounds=rounds, attacker_ceases_at=attacker_ceases_at, siege_continue=siege_continue, exact=exact)
+    stand = battle(attacker, defender, "field", **common)
+    withdraw = battle(attacker, defender, "field", withdraw_after=withdraw_after, siege_battles=siege_battles,
+                      **common)
+    return {"stand": stand, "withdraw": withdraw,
+            "difference": {key: withdraw["headline"][key] - stand["headline"][key] for key in HEADLINE}}
+
+
+def _by_units(detail, initial_units, zero):
+    survivors = [zero] * (initial_units + 1)
     for (regulars, elites), probability in detail.items():
         survivors[regulars + elites] += probability
     return survivors
@@ -560,11 +753,30 @@ def _detail_rows(detail):
     return [{"regulars": r, "elites": e, "probability": p} for (r, e), p in ordered if p]
 
 
-def _expected_loss(detail, initial, count):
-    return sum((probability * (initial - count(state)) for state, probability in detail.items()), Fraction(0))
+def _expected_loss(detail, initial, count, zero):
+    return sum((probability * (initial - count(state)) for state, probability in detail.items()), zero)
 
 
-# --------------------------------------------------------------------------- explanation
+# --------------------------------------------------------------------------- sources and explanation
+
+
+def _sources(plan):
+    """The rules this battle used, each with where it comes from."""
+    used = [("Combat roll, Leader re-roll and casualties", "summary")]
+    if any(army.replacement_regulars is not None for army in (plan.attacker, plan.defender)):
+        used.append(("An Elite with no Regular to replace it is eliminated", "summary"))
+    if any(army.modifier_rounds != "all" for army in (plan.attacker, plan.defender)):
+        used.append(("A Combat card's effect lasts for its round unless it says otherwise", "summary"))
+    if plan.terrain in WALLED:
+        used.append((f"The attacker hits only on 6 in round 1 against {_TERRAIN_NAMES[plan.terrain]}", "rulebook"))
+    if plan.withdraw_after is not None:
+        used.append(("A defender may retreat into its own Stronghold at the start of any round", "summary"))
+        used.append(("The field battle ends, the attacker moves in and the Stronghold is besieged; "
+                     "at most 5 Army units fit inside", "rulebook"))
+    if plan.terrain == "siege" or plan.withdraw_after is not None:
+        used.append(("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite",
+                     "rulebook"))
+    return [{"rule": rule, "source": source} for rule, source in used]
 
 
 def _percent(value):
@@ -575,13 +787,25 @@ def _army_sentence(side, army):
     policy = ("keeps as much Combat Strength as it can (elites are downgraded before units are removed)"
               if army.casualty_policy == "strength"
               else "keeps its elites as long as it can (regulars are removed first)")
-    return (f"The {side} has {army.regulars} regular{'s' if army.regulars != 1 else ''} and "
-            f"{army.elites} elite{'s' if army.elites != 1 else ''} (Combat Strength {army.strength}, "
-            f"Leadership {army.leadership}); when taking casualties it {policy}.")
+    sentence = (f"The {side} has {army.regulars} regular{'s' if army.regulars != 1 else ''} and "
+                f"{army.elites} elite{'s' if army.elites != 1 else ''} (Combat Strength {army.strength}, "
+                f"Leadership {army.leadership}); when taking casualties it {policy}.")
+    if army.replacement_regulars is not None:
+        count = army.replacement_regulars
+        sentence += (f" It has {count} Regular{'s' if count != 1 else ''} at hand to replace downgraded elites, "
+                     f"plus any regulars it loses; an elite with none to replace it is eliminated (summary).")
+    return sentence
 
 
-def _roll_sentence(side, army, hit, first_round):
-    _, modifier, rerolls, reroll_modifier = _roll_setup(army, hit, first_round)
+def _window_words(army):
+    first, last = modifier_window("modifier_rounds", army.modifier_rounds)
+    if last is None:
+        return "in every round" if first == 1 else f"from round {first} on"
+    return f"in round {first}" if first == last else f"in rounds {first} to {last}"
+
+
+def _roll_sentence(side, army, hit, modifiers_on):
+    _, modifier, rerolls, reroll_modifier = _setup(army, hit, modifiers_on)
     dice = min(army.strength, MAX_DICE)
     sentence = (f"{side.capitalize()} rolls {dice} {'die' if dice == 1 else 'dice'} hitting {hit_text(hit, modifier)} "
                 f"with {rerolls} re-roll{'s' if rerolls != 1 else ''}")
@@ -590,47 +814,94 @@ def _roll_sentence(side, army, hit, first_round):
     return sentence + "."
 
 
-def _explain(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, result):
+def _roll_sentences(plan, kind, prefix, first_round=1, last_round=None):
+    """One sentence per stretch of rounds (within first_round..last_round) with the same rolls."""
+    starts = sorted({first_round, *(t for t in _roll_changes(plan)
+                                    if first_round < t and (last_round is None or t <= last_round))})
+    stretches = []  # [first, last or None, regime]
+    for number, first in enumerate(starts):
+        last = starts[number + 1] - 1 if number + 1 < len(starts) else last_round
+        regime = _regime(plan, kind, first)
+        if stretches and stretches[-1][2] == regime:
+            stretches[-1][1] = last
+        else:
+            stretches.append([first, last, regime])
+    lines = []
+    for first, last, (hit, att_on, def_on) in stretches:
+        if last is None:
+            label = "each round" if first == 1 else f"from round {first} on"
+        elif first == last:
+            label = f"round {first}"
+        else:
+            label = f"rounds {first} to {last}"
+        label = prefix + label
+        lines.append(f"{label[0].upper()}{label[1:]}: " + _roll_sentence("attacker", plan.attacker, hit, att_on) + " "
+                     + _roll_sentence("defender", plan.defender, NORMAL_HIT, def_on))
+    return lines
+
+
+def _explain(plan, result):
+    attacker, defender, terrain = plan.attacker, plan.defender, plan.terrain
     lines = [_army_sentence("attacker", attacker), _army_sentence("defender", defender)]
+    sieged = terrain == "siege" or plan.withdraw_after is not None
     if terrain == "field":
         lines.append("Battle in the field: both Armies hit on 5+ in every round.")
-    elif terrain in ("city", "fortification"):
+    elif terrain in WALLED:
         lines.append(f"Round 1 in {_TERRAIN_NAMES[terrain]}: the attacker hits only on 6; "
-                     f"from round 2 on it hits on 5+. The defender hits on 5+ throughout.")
-    else:
-        lines.append("Siege of a Stronghold: the attacker hits only on 6 in every round; the defender hits on 5+.")
-        if siege_continue:
-            lines.append("After each round the attacker fights on only by downgrading one of its elites "
-                         "to a regular; with no elite left, the siege battle ends.")
+                     f"from round 2 on it hits on 5+. The defender hits on 5+ throughout (rulebook).")
+    if plan.withdraw_after is not None:
+        k = plan.withdraw_after
+        when = "before round 1" if k == 0 else f"after {k} round{'s' if k != 1 else ''} in the field"
+        lines.append(f"The defender retreats into its Stronghold {when}, if the battle is still on (summary). "
+                     f"The field battle ends there; the attacker moves in with its whole Army and the Stronghold "
+                     f"is besieged: a new battle (rulebook).")
+        lines.append("At most 5 Army units fit in the Stronghold, with any number of Leaders; the defender keeps "
+                     "its elites first and the units beyond 5 go back to the reinforcements (rulebook).")
+    if sieged:
+        battles = plan.siege_battles
+        lines.append(f"Siege of a Stronghold: the attacker hits only on 6 in every round; the defender hits on 5+ "
+                     f"(rulebook). The attacker fights {battles} siege battle{'s' if battles != 1 else ''} in a row.")
+        if plan.siege_continue:
+            lines.append("A siege battle lasts one round; the attacker fights on only by downgrading one of its "
+                         "elites to a regular after each round, and with no elite left that siege battle ends.")
         else:
-            lines.append("The siege battle lasts a single round: the attacker does not pay an elite to go on.")
-    first_differs = (_attacker_hit(terrain, True) != _attacker_hit(terrain, False)
-                     or "first" in (attacker.modifier_rounds, defender.modifier_rounds))
-    label = "Round 1" if first_differs else "Each round"
-    lines.append(f"{label}: " + _roll_sentence("attacker", attacker, _attacker_hit(terrain, True), True)
-                 + " " + _roll_sentence("defender", defender, NORMAL_HIT, True))
-    if first_differs:
-        lines.append("Later rounds: " + _roll_sentence("attacker", attacker, _attacker_hit(terrain, False), False)
-                     + " " + _roll_sentence("defender", defender, NORMAL_HIT, False))
+            lines.append("Each siege battle lasts a single round: the attacker does not pay an elite to go on.")
+    for side, army in (("attacker", attacker), ("defender", defender)):
+        if army.modifier_rounds != "all" and (army.modifier or army.reroll_modifier):
+            lines.append(f"The {side}'s modifiers apply {_window_words(army)} only"
+                         f"{' (rounds counted on through the siege)' if sieged and terrain != 'siege' else ''}; "
+                         f"a Combat card's effect lasts for its round unless it says otherwise (summary).")
+    if terrain == "siege":
+        lines += _roll_sentences(plan, "siege", "")
+    elif plan.withdraw_after is None:
+        lines += _roll_sentences(plan, "field", "")
+    else:
+        if plan.withdraw_after:
+            lines += _roll_sentences(plan, "field", "in the field, ", 1, plan.withdraw_after)
+        lines += _roll_sentences(plan, "siege", "in the siege, ", plan.withdraw_after + 1)
     lines.append("Both Armies roll in the same round and take their casualties together, "
                  "so both can be eliminated at once.")
-    lines.append("Each hit removes a regular or downgrades an elite to a regular; two hits can remove an elite. "
-                 "A regular is assumed to be available to replace each downgraded elite.")
-    if attacker_ceases_at is not None:
+    lines.append("Each hit removes a regular or downgrades an elite to a regular; two hits can remove an elite.")
+    if plan.attacker_ceases_at is not None:
         lines.append(f"The attacker ceases the attack after any round that leaves its Combat Strength "
-                     f"at {attacker_ceases_at} or less.")
-    if rounds is None:
-        lines.append("The battle is fought until it ends, solved exactly as an absorbing Markov chain.")
+                     f"at {plan.attacker_ceases_at} or less.")
+    if plan.rounds is None:
+        lines.append("The battle is fought until it ends, solved as an absorbing Markov chain.")
     else:
-        lines.append(f"The battle stops after at most {rounds} round{'s' if rounds != 1 else ''}.")
+        lines.append(f"The battle stops after at most {plan.rounds} round{'s' if plan.rounds != 1 else ''}.")
     outcomes = result["outcomes"]
     wording = {
         "defender_eliminated": "The defender is eliminated",
         "attacker_eliminated": "The attacker is eliminated",
         "both_eliminated": "Both Armies are eliminated",
-        "neither_eliminated": "The battle stops with both Armies standing",
+        "neither_eliminated": ("Both Armies still stand when the fighting ends" if sieged
+                               else "The battle stops with both Armies standing"),
     }
+    if plan.withdraw_after is not None:
+        lines.append(f"The defender withdraws into the Stronghold: about {_percent(result['withdrew'])}.")
     for name in OUTCOMES:
         lines.append(f"{wording[name]}: about {_percent(outcomes[name])}.")
+    lines.append(f"The defender still holds out (in the field or its Stronghold): "
+                 f"about {_percent(result['headline']['defender_holds'])}.")
     lines.append(f"Expected number of rounds: about {approximately(result['expected_rounds'])}.")
     return lines
