@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webapp.engines import wotr_battle
-from webapp.engines.wotr_battle import Army, remove_casualties
+from webapp.engines.inputs import InputError
+from webapp.engines.wotr_battle import Army, modifier_window, remove_casualties, stand_or_withdraw
 from webapp.engines.wotr_combat import combat_roll
 
-# the hand-worked cases compare exact fractions
+# the hand-worked cases compare exact fractions (the engine's default is floating point)
 battle = partial(wotr_battle.battle, exact=True)
 
 OUTCOME_NAMES = ("defender_eliminated", "attacker_eliminated", "both_eliminated", "neither_eliminated")
@@ -410,3 +411,350 @@ def test_remove_casualties_validates_numbers():
         remove_casualties(1, 1, -1)
     with pytest.raises(ValueError, match=r"^elites: a whole number from 0 to 10"):
         remove_casualties(1, 31, 1)
+
+
+# --------------------------------------------------------------------------- Regulars to replace Elites
+
+
+def test_an_elite_is_eliminated_for_want_of_a_regular():
+    # one hit on a lone Elite with no Regular at hand: it cannot be downgraded, so it is gone
+    assert remove_casualties(0, 1, 1, replacements=0) == (0, 0)
+    assert remove_casualties(0, 1, 1) == (1, 0)
+    assert remove_casualties(0, 2, 1, replacements=0) == (0, 1)
+    # a Regular lost to the same hits can replace the Elite: remove it first, then downgrade
+    assert remove_casualties(1, 1, 2, replacements=0) == (1, 0)
+    # one hit on 1 Regular + 1 Elite, none at hand: removing the Regular keeps the Elite
+    assert remove_casualties(1, 1, 1, "strength", replacements=0) == (0, 1)
+
+
+def test_an_elite_without_replacements_falls_like_a_regular():
+    # regular against a lone defending Elite. With a Regular at hand the Elite takes two hits
+    # (the mirror of test_elite_against_regular_to_the_end); with none it falls to the first hit,
+    # so the battle is the 1 v 1: 2/5, 2/5, 1/5
+    enough = battle(Army(1, 0), Army(0, 1))
+    assert outcomes(enough) == (F(4, 25), F(19, 25), F(2, 25), F(0))
+    none_at_hand = battle(Army(1, 0), Army(0, 1, replacement_regulars=0))
+    assert outcomes(none_at_hand) == (F(2, 5), F(2, 5), F(1, 5), F(0))
+    assert none_at_hand["defender_survivors_detail"] == [{"regulars": 0, "elites": 1, "probability": F(2, 5)},
+                                                         {"regulars": 0, "elites": 0, "probability": F(3, 5)}]
+    # one Regular is as good as any number for a single Elite
+    assert outcomes(battle(Army(1, 0), Army(0, 1, replacement_regulars=1))) == outcomes(enough)
+    assert any(row["source"] == "summary" and "Elite" in row["rule"] for row in none_at_hand["sources"])
+    assert "an elite with none to replace it is eliminated (summary)" in " ".join(none_at_hand["explanation"])
+
+
+def test_siege_payment_needs_a_regular():
+    # two attacking Elites, no Regular at hand: the attacker cannot pay to go on, so one round
+    result = battle(Army(0, 2, replacement_regulars=0), Army(1, 0), terrain="siege")
+    assert result["outcomes"]["defender_eliminated"] == F(11, 36)
+    assert result["expected_rounds"] == 1
+
+
+# --------------------------------------------------------------------------- stand or withdraw
+
+
+def test_withdraw_before_round_one_against_standing():
+    # 1 v 1. Standing in the field to the end, the defender holds only if the attacker falls: 2/5.
+    # Withdrawing at once, one siege round: attacker hits on 6 (1/6), defender on 5+ (1/3);
+    # the defender holds unless hit: 5/6.
+    plans = stand_or_withdraw(Army(1, 0), Army(1, 0), exact=True)
+    assert plans["stand"]["headline"] == {"defender_holds": F(2, 5), "defender_destroyed": F(3, 5),
+                                          "attacker_destroyed": F(3, 5)}
+    withdraw = plans["withdraw"]
+    assert outcomes(withdraw) == (F(1, 6) * F(2, 3), F(5, 6) * F(1, 3), F(1, 6) * F(1, 3), F(5, 6) * F(2, 3))
+    assert withdraw["headline"]["defender_holds"] == F(5, 6)
+    assert withdraw["withdrew"] == 1 and plans["stand"]["withdrew"] == 0
+    assert plans["difference"]["defender_holds"] == F(5, 6) - F(2, 5)
+    assert withdraw["expected_rounds"] == 1
+    text = " ".join(withdraw["explanation"])
+    assert "retreats into its Stronghold before round 1" in text and "(rulebook)" in text
+
+
+def test_withdraw_after_one_round_in_the_field():
+    # round 1 in the field: attacker gone 2/9 (the defender holds), battle on 4/9 -> siege round 2
+    result = battle(Army(1, 0), Army(1, 0), withdraw_after=1)
+    assert result["headline"]["defender_holds"] == F(2, 9) + F(4, 9) * F(5, 6)
+    assert result["withdrew"] == F(4, 9)
+    assert result["expected_rounds"] == 1 + F(4, 9)
+    assert result["per_round"][0]["still_fighting"] == F(4, 9)
+    # the siege round is round 2 of the plan
+    assert result["per_round"][1]["defender_eliminated"] == F(2, 9) + F(4, 9) * F(1, 6) * F(2, 3)
+
+
+def test_several_siege_battles_in_a_row():
+    # no Elite to pay with: each siege battle is one round. The defender falls in a round with
+    # chance 1/6; the next battle comes only if both still stand (5/9).
+    one = battle(Army(1, 0), Army(1, 0), withdraw_after=0)
+    two = battle(Army(1, 0), Army(1, 0), withdraw_after=0, siege_battles=2)
+    assert one["headline"]["defender_holds"] == F(5, 6)
+    assert two["headline"]["defender_holds"] == 1 - F(1, 6) - F(5, 9) * F(1, 6)
+    assert two["expected_rounds"] == 1 + F(5, 9)
+    # the same battles with terrain "siege"
+    assert outcomes(battle(Army(1, 0), Army(1, 0), terrain="siege", siege_battles=2)) == outcomes(two)
+
+
+def test_withdrawal_sends_the_units_beyond_five_to_the_reinforcements():
+    # 6 regulars and 2 elites withdraw at once: 2 elites and 3 regulars stay inside
+    result = battle(Army(3, 0), Army(6, 2), withdraw_after=0)
+    assert result["expected_defender_to_reinforcements"] == 3
+    assert all(row["regulars"] + row["elites"] <= 5 for row in result["defender_survivors_detail"])
+    assert result["defender_survivors_detail"][0] == {"regulars": 3, "elites": 2, "probability": F(5, 6) ** 3}
+    # 3 dice on 6; only 3 hits (1/216) cost the garrison a unit: 2 downgrades and 1 regular removed
+    assert result["expected_defender_casualties"] == F(1, 216)
+    assert result["expected_defender_elites_lost"] == sum(
+        row["probability"] * (2 - row["elites"]) for row in result["defender_survivors_detail"])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"withdraw_after": 1, "terrain": "city"}, r"^withdraw_after: only a defender in the field"),
+    ({"withdraw_after": 100}, r"^withdraw_after: a whole number from 0 to 99"),
+    ({"siege_battles": 2}, r"^siege_battles: more than 1 only for a siege"),
+    ({"siege_battles": 6, "terrain": "siege"}, r"^siege_battles: a whole number from 1 to 5"),
+    ({"attacker": Army(1, 0, replacement_regulars=-1)}, r"^attacker\.replacement_regulars: a whole number from 0"),
+    ({"defender": Army(1, 0, modifier_rounds="3-2")}, r"^defender\.modifier_rounds: all, first"),
+    ({"defender": Army(1, 0, modifier_rounds="101")}, r"^defender\.modifier_rounds: all, first"),
+    ({"defender": Army(1, 0, modifier_rounds=" 2")}, r"^defender\.modifier_rounds: all, first"),
+    ({"exact": 1}, r"^exact: true or false"),
+])
+def test_bad_new_options_name_the_parameter(kwargs, message):
+    arguments = {"attacker": Army(1, 0), "defender": Army(1, 0), **kwargs}
+    with pytest.raises(InputError, match=message):
+        battle(**arguments)
+
+
+# --------------------------------------------------------------------------- modifiers for some rounds
+
+
+def test_a_modifier_for_one_round():
+    # attacker +1 in round 2 only: hits 1/3, then 1/2, then 1/3 again; defender 1/3 throughout
+    # two rounds: defender alone falls 2/9 in round 1, then quiet (4/9) x 1/2 x 2/3 in round 2
+    two = battle(Army(1, 0, modifier=1, modifier_rounds="2"), Army(1, 0), rounds=2)
+    assert two["outcomes"]["defender_eliminated"] == F(2, 9) + F(4, 9) * F(1, 3)
+    # to the end: after a quiet round 2 (1/2 x 2/3 = 1/3) it is the field 1 v 1 (2/5)
+    end = battle(Army(1, 0, modifier=1, modifier_rounds="2"), Army(1, 0))
+    assert end["outcomes"]["defender_eliminated"] == F(2, 9) + F(4, 9) * (F(1, 3) + F(1, 3) * F(2, 5))
+    lines = " ".join(end["explanation"])
+    assert "modifiers apply in round 2 only" in lines
+    assert "Round 2: Attacker rolls 1 die hitting on 4+" in lines
+
+
+def test_a_modifier_from_a_late_round_to_the_end():
+    # 1 v 1, attacker +1 from round 25 on: 24 rounds of the plain 1 v 1, then from a quiet
+    # stretch ((4/9)^24) the attacker hits 1/2: defender alone falls 1/3, attacker alone 1/6,
+    # both 1/6, quiet 1/3; leaving that state: 1/2, 1/4, 1/4
+    quiet = F(4, 9) ** 24
+    result = battle(Army(1, 0, modifier=1, modifier_rounds="25-"), Army(1, 0))
+    assert outcomes(result) == (F(2, 5) * (1 - quiet) + quiet * F(1, 2), F(2, 5) * (1 - quiet) + quiet * F(1, 4),
+                                F(1, 5) * (1 - quiet) + quiet * F(1, 4), F(0))
+    assert result["expected_rounds"] == F(9, 5) * (1 - quiet) + quiet * F(3, 2)
+
+
+@pytest.mark.parametrize("spec, window", [("all", (1, None)), ("first", (1, 1)), ("3", (3, 3)),
+                                          ("2-4", (2, 4)), ("3-", (3, None)), ("100", (100, 100))])
+def test_modifier_windows(spec, window):
+    assert modifier_window("modifier_rounds", spec) == window
+
+
+def test_modifier_windows_that_mean_the_same_give_the_same_battle():
+    base = dict(modifier=2, reroll_modifier=-1, leadership=1)
+    for same in (("all", "1-"), ("first", "1"), ("first", "1-1")):
+        left, right = (battle(Army(2, 1, **base, modifier_rounds=spec), Army(2, 1), rounds=4) for spec in same)
+        assert outcomes(left) == outcomes(right)
+    # from round 2 on is every round except the first
+    later = battle(Army(2, 1, modifier=1, modifier_rounds="2-"), Army(2, 1), rounds=3)
+    by_hand = battle(Army(2, 1, modifier=1), Army(2, 1), rounds=3)
+    assert outcomes(later) != outcomes(by_hand)
+    assert later["per_round"][0]["defender_eliminated"] == battle(Army(2, 1), Army(2, 1), rounds=1)["outcomes"][
+        "defender_eliminated"]
+
+
+# --------------------------------------------------------------------------- an independent check of every option
+
+
+def reference_rounds(attacker, defender, terrain="field", rounds=4, attacker_ceases_at=None, siege_continue=True,
+                     withdraw_after=None, siege_battles=1):
+    """Fight `rounds` rounds by brute force over every state, in exact fractions.
+
+    Written from the rules, apart from the engine's pass: a state is (where, battles left,
+    attacker, defender, what the attacker does before the next round). Returns the final
+    {(attacker, defender): chance} (the battle over or stopped by the limit), the cumulative
+    {outcome: chance} after each round, the chance still fighting after each round, and the
+    chance the defender withdrew.
+    """
+    first_a, last_a = modifier_window("", attacker.modifier_rounds)
+    first_d, last_d = modifier_window("", defender.modifier_rounds)
+
+    def at_hand(army, regulars):
+        if army.replacement_regulars is None:
+            return None
+        return army.replacement_regulars + army.regulars - regulars
+
+    def hits(army, units, hit, t, first, last):
+        on = first <= t and (last is None or t <= last)
+        return combat_roll(min(units, 5), hit, army.modifier if on else 0, min(army.leadership, 5),
+                           army.reroll_modifier if on else 0)
+
+    start = "siege" if terrain == "siege" else "field"
+    states = {(start, siege_battles, (attacker.regulars, attacker.elites), (defender.regulars, defender.elites),
+               None): F(1)}
+    final = Counter()
+    cumulative, still, withdrew = [], [], F(0)
+    done = Counter()
+    for t in range(1, rounds + 1):
+        after = Counter()
+        for (where, left, a, d, pending), p in states.items():
+            if pending == "pay":
+                a = (a[0] + 1, a[1] - 1)
+            elif pending == "next":
+                left -= 1
+            if where == "field" and withdraw_after is not None and t == withdraw_after + 1:
+                withdrew += p
+                kept_elites = min(d[1], 5)
+                d = (min(d[0], 5 - kept_elites), kept_elites)
+                where, left = "siege", siege_battles
+            hit = 6 if where == "siege" or (t == 1 and terrain in ("city", "fortification")) else 5
+            on_defender = hits(attacker, sum(a), hit, t, first_a, last_a)
+            on_attacker = hits(defender, sum(d), 5, t, first_d, last_d)
+            for dealt, pa in enumerate(on_defender):
+                d2 = remove_casualties(*d, dealt, defender.casualty_policy, at_hand(defender, d[0]))
+                for taken, pd in enumerate(on_attacker):
+                    a2 = remove_casualties(*a, taken, attacker.casualty_policy, at_hand(attacker, a[0]))
+                    chance = p * pa * pd
+                    a_gone, d_gone = sum(a2) == 0, sum(d2) == 0
+                    if a_gone or d_gone or (attacker_ceases_at is not None and sum(a2) <= attacker_ceases_at):
+                        final[(a2, d2)] += chance
+                        done[{(True, True): "both_eliminated", (True, False): "attacker_eliminated",
+                              (False, True): "defender_eliminated", (False, False): "neither_eliminated"}[
+                            (a_gone, d_gone)]] += chance
+                    elif where == "field":
+                        after[("field", left, a2, d2, None)] += chance
+                    else:
+                        spare = at_hand(attacker, a2[0])
+                        if siege_continue and a2[1] and (spare is None or spare > 0):
+                            after[("siege", left, a2, d2, "pay")] += chance
+                        elif left > 1:
+                            after[("siege", left, a2, d2, "next")] += chance
+                        else:
+                            final[(a2, d2)] += chance
+                            done["neither_eliminated"] += chance
+        states = after
+        cumulative.append({name: done[name] for name in OUTCOME_NAMES})
+        still.append(sum(states.values(), F(0)))
+    for (_, _, a, d, _), p in states.items():
+        final[(a, d)] += p
+    return final, cumulative, still, withdrew
+
+
+small_armies = st.builds(
+    lambda r, e, lead, policy, mod, reroll_mod, window, spare: Army(r if r + e else 1, e, lead, policy, mod, reroll_mod,
+                                                                    window, spare),
+    st.integers(0, 4), st.integers(0, 2), st.integers(0, 2), st.sampled_from(["strength", "elites"]),
+    st.integers(-2, 2), st.integers(-1, 1), st.sampled_from(["all", "first", "2", "2-3", "3-"]),
+    st.sampled_from([None, 0, 1]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(attacker=small_armies, defender=small_armies,
+       terrain=st.sampled_from(["field", "city", "fortification", "siege"]), rounds=st.integers(1, 5),
+       ceases=st.one_of(st.none(), st.integers(0, 2)), siege_continue=st.booleans(),
+       withdraw_after=st.one_of(st.none(), st.integers(0, 3)), siege_battles=st.integers(1, 3))
+def test_every_option_matches_a_brute_force_count(attacker, defender, terrain, rounds, ceases, siege_continue,
+                                                  withdraw_after, siege_battles):
+    if terrain != "field":
+        withdraw_after = None
+    if terrain == "siege" and defender.units > 5:
+        return
+    if terrain != "siege" and withdraw_after is None:
+        siege_battles = 1
+    options = dict(terrain=terrain, attacker_ceases_at=ceases, siege_continue=siege_continue,
+                   withdraw_after=withdraw_after, siege_battles=siege_battles)
+    result = battle(attacker, defender, rounds=rounds, **options)
+    final, cumulative, still, withdrew = reference_rounds(attacker, defender, rounds=rounds, **options)
+    detail = Counter()
+    for row in result["defender_survivors_detail"]:
+        detail[(row["regulars"], row["elites"])] += row["probability"]
+    by_defender = Counter()
+    for (_, d), p in final.items():
+        by_defender[d] += p
+    assert +detail == +by_defender
+    for row, totals, on in zip(result["per_round"], cumulative, still):
+        assert {name: row[name] for name in OUTCOME_NAMES} == totals
+        assert row["still_fighting"] == on
+    assert len(result["per_round"]) == next((n + 1 for n, on in enumerate(still) if not on), rounds)
+    assert result["withdrew"] == withdrew
+    assert result["expected_rounds"] == 1 + sum(still[:-1])
+    # the same chain fought to the end starts with the same rounds
+    full = battle(attacker, defender, **options)
+    for row, totals, on in zip(full["per_round"][:-1], cumulative, still):
+        assert {name: row[name] for name in OUTCOME_NAMES} == totals
+        assert row["still_fighting"] == on
+    assert sum(full["outcomes"].values()) == 1
+    # and ends within what is still undecided after 12 rounds
+    deep = battle(attacker, defender, rounds=12, **options)
+    undecided = deep["per_round"][-1]["still_fighting"]
+    for name in OUTCOME_NAMES[:3]:
+        assert deep["outcomes"][name] <= full["outcomes"][name] <= deep["outcomes"][name] + undecided
+
+
+# --------------------------------------------------------------------------- floating point against fractions
+
+
+FLOAT_CASES = [
+    (Army(3, 2, 2, "elites", 1, -1, "first"), Army(4, 1, 1), {}),
+    (Army(5, 5, 3), Army(4, 6, 2, "elites"), {"rounds": 30}),
+    (Army(2, 3, 1, modifier=-2, modifier_rounds="2-4"), Army(3, 2, 2, reroll_modifier=1), {"terrain": "city"}),
+    (Army(4, 3, 2, "elites", replacement_regulars=1), Army(2, 4, 1, replacement_regulars=0), {}),
+    (Army(3, 4, 2, "elites"), Army(2, 3, 1), {"terrain": "siege", "siege_battles": 3}),
+    (Army(3, 4, 2, replacement_regulars=2), Army(5, 3, 1, "elites"), {"withdraw_after": 2, "siege_battles": 2}),
+    (Army(6, 2, 3, modifier=1, modifier_rounds="3-"), Army(5, 2, 2), {"terrain": "fortification", "rounds": 12,
+                                                                      "attacker_ceases_at": 3}),
+    (Army(2, 2, 0, modifier=-5), Army(1, 3, 0, "elites", -5), {"rounds": 40}),
+    (Army(4, 2, 1), Army(3, 3, 2), {"withdraw_after": 0, "siege_battles": 4, "siege_continue": False}),
+]
+
+
+@pytest.mark.parametrize("attacker, defender, options", FLOAT_CASES)
+def test_floating_point_agrees_with_fractions(attacker, defender, options):
+    exact = battle(attacker, defender, **options)
+    fast = wotr_battle.battle(attacker, defender, **options)
+    assert isinstance(fast["outcomes"]["defender_eliminated"], float)
+
+    def numbers(result):
+        yield from result["outcomes"].values()
+        yield from result["headline"].values()
+        yield from result["attacker_survivors"] + result["defender_survivors"]
+        for key in ("expected_rounds", "withdrew", "expected_attacker_casualties", "expected_defender_casualties",
+                    "expected_attacker_elites_lost", "expected_defender_elites_lost"):
+            yield result[key]
+        for row in result["per_round"]:
+            yield from (value for name, value in row.items() if name != "round")
+
+    pairs = list(zip(numbers(exact), numbers(fast)))
+    assert len(pairs) == len(list(numbers(exact))) == len(list(numbers(fast)))
+    assert max(abs(F(x) - F(y)) for x, y in pairs) < F(1, 10 ** 12)
+
+
+def test_repeated_battles_come_from_the_cache():
+    wotr_battle.clear_caches()
+    first = wotr_battle.battle(Army(5, 5, 2), Army(6, 4, 1), rounds=50)
+    first["summary"] = "changed by a caller"
+    again = wotr_battle.battle(Army(5, 5, 2), Army(6, 4, 1), rounds=50)
+    assert wotr_battle._solve.cache_info().hits == 1
+    assert "summary" not in again and again["outcomes"] == first["outcomes"]
+    assert wotr_battle._solve.cache_info().maxsize is not None
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=25, deadline=None)
+@given(attacker=small_armies, defender=small_armies, withdraw_after=st.integers(0, 2), battles=st.integers(1, 2))
+def test_more_siege_battles_never_help_the_defender(attacker, defender, withdraw_after, battles):
+    fewer = battle(attacker, defender, withdraw_after=withdraw_after, siege_battles=battles)
+    more = battle(attacker, defender, withdraw_after=withdraw_after, siege_battles=battles + 1)
+    assert more["headline"]["defender_destroyed"] >= fewer["headline"]["defender_destroyed"]
+    assert more["headline"]["attacker_destroyed"] >= fewer["headline"]["attacker_destroyed"]
+    assert more["withdrew"] == fewer["withdrew"]
+    for result in (fewer, more):
+        assert sum(result["outcomes"].values()) == 1
+        assert result["headline"]["defender_holds"] + result["headline"]["defender_destroyed"] == 1
