@@ -17,7 +17,8 @@ Where each rule comes from. From the battle rules summary:
 - a Combat card's effect lasts for the round it is played unless it says otherwise, so
   modifiers are inputs with the rounds they cover (`Army.modifier_rounds`);
 - a defender in a region with its own Stronghold may retreat into it at the start of any
-  Combat round (`withdraw_after`).
+  Combat round (`withdraw_after`); a retreat ends the battle, the attacker may move in,
+  and an enemy Stronghold with units inside is then besieged.
 From the War of the Ring 2nd edition rulebook, not the summary:
 - "field": both Armies hit on 5+; a region's Stronghold gives no help to an Army that
   fights outside it;
@@ -26,8 +27,7 @@ From the War of the Ring 2nd edition rulebook, not the summary:
   siege battle lasts one round unless the attacker downgrades one of its elites to a
   regular to fight one more round; at most 5 Army units (any number of Leaders) fit
   inside, and when a siege begins the units beyond 5 go back to the reinforcements;
-- after a withdrawal into the Stronghold the field battle is over, the attacker may move
-  into the region, and attacking the Stronghold is a new battle, a siege.
+- attacking a besieged Stronghold is a new battle, a siege.
 
 Method. The chain is solved in order of remaining hit points (regulars + 2 x elites over
 both Armies): every hit lowers them, so the only way to stay in a state is a round with
@@ -770,9 +770,10 @@ def _sources(plan):
     if plan.terrain in WALLED:
         used.append((f"The attacker hits only on 6 in round 1 against {_TERRAIN_NAMES[plan.terrain]}", "rulebook"))
     if plan.withdraw_after is not None:
-        used.append(("A defender may retreat into its own Stronghold at the start of any round", "summary"))
-        used.append(("The field battle ends, the attacker moves in and the Stronghold is besieged; "
-                     "at most 5 Army units fit inside", "rulebook"))
+        used.append(("A defender may retreat into its own Stronghold at the start of any round; the retreat "
+                     "ends the battle, the attacker may move in, and the Stronghold is besieged", "summary"))
+        used.append(("Attacking the Stronghold is a new battle; at most 5 Army units (any number of Leaders) "
+                     "fit inside, the rest going back to the reinforcements", "rulebook"))
     if plan.terrain == "siege" or plan.withdraw_after is not None:
         used.append(("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite",
                      "rulebook"))
@@ -852,9 +853,9 @@ def _explain(plan, result):
     if plan.withdraw_after is not None:
         k = plan.withdraw_after
         when = "before round 1" if k == 0 else f"after {k} round{'s' if k != 1 else ''} in the field"
-        lines.append(f"The defender retreats into its Stronghold {when}, if the battle is still on (summary). "
-                     f"The field battle ends there; the attacker moves in with its whole Army and the Stronghold "
-                     f"is besieged: a new battle (rulebook).")
+        lines.append(f"The defender retreats into its Stronghold {when}, if the battle is still on. The retreat "
+                     f"ends the field battle; the attacker moves in with its whole Army and the Stronghold is "
+                     f"besieged (summary). Attacking it is a new battle (rulebook).")
         lines.append("At most 5 Army units fit in the Stronghold, with any number of Leaders; the defender keeps "
                      "its elites first and the units beyond 5 go back to the reinforcements (rulebook).")
     if sieged:
