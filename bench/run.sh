@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Red Book benchmark and prints its tables.
 #
-#   bash bench/run.sh           the full run (about 12 minutes on 2 cores; the soak takes most)
+#   bash bench/run.sh           the full run (about 13 minutes on 2 cores; the soak takes most)
 #   bash bench/run.sh --quick   a short smoke run of every benchmark (about 2 minutes)
 #
 # From a fresh clone it creates .venv, installs the project with its `serve` extra (gunicorn)
@@ -50,6 +50,7 @@ if [ "$QUICK" = 1 ]; then
     PAGE_CACHE_ARGS=(--requests 50)
     EDGE_ARGS=(--repetitions 1)
     PROXY_ARGS=(--wait-quiet 30)
+    BATTLE_ARGS=(--quick)
 else
     LATENCY_ARGS=()
     STARTUP_ARGS=()
@@ -57,6 +58,7 @@ else
     PAGE_CACHE_ARGS=()
     EDGE_ARGS=()
     PROXY_ARGS=()
+    BATTLE_ARGS=()
 fi
 
 echo "Red Book benchmarks, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -82,6 +84,7 @@ run "page cache"      bench/page_cache.py "${PAGE_CACHE_ARGS[@]}"
 run "start-up"        bench/startup.py "${STARTUP_ARGS[@]}"
 run "load"            bench/load.py "${LOAD_ARGS[@]}"
 run "soak"            bench/soak.py
-run "battle engine"   bench/wotr_battle.py
+run "battle engine"   bench/wotr_battle.py "${BATTLE_ARGS[@]}"
+run "battle load"     bench/battle_load.py
 run "production setup" bench/proxy.py "${PROXY_ARGS[@]}"
 exit $status

@@ -49,6 +49,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
 from . import wotr_combat
 from .inputs import InputError, require_bool, require_choice, require_int
@@ -434,32 +435,36 @@ class _Solver:
         att_losses = _losses(self.att_table, _setup(plan.defender, NORMAL_HIT, def_on), self.exact)
         def_losses = _losses(self.def_table, _setup(plan.attacker, hit, att_on), self.exact)
         payment = self.att_table[2]
-        ceases = plan.attacker_ceases_at
-        def_units = self.def_units
+        ceases = -1 if plan.attacker_ceases_at is None else plan.attacker_ceases_at
+        att_units, def_units = self.att_units, self.def_units
         count = self.def_count
+        nodes_per_phase = self.att_count * count
+        arrivals = self.arrivals
+        defender_rolls = def_losses[d][self.att_dice[a]]
         quiet, moves, ends = self.zero, [], []
         by_outcome = defaultdict(lambda: self.zero)
         for a2, p in att_losses[a][self.def_dice[d]]:
-            attacker_gone = self.att_units[a2] == 0
-            stops = attacker_gone or (ceases is not None and self.att_units[a2] <= ceases)
-            if phase == 0:
-                going_on = self._node(0, a2, 0)
+            attacker_gone = att_units[a2] == 0
+            if attacker_gone or att_units[a2] <= ceases:
+                going_on = None  # the attacker is gone or ceases the attack
+            elif phase == 0:
+                going_on = a2 * count
             elif plan.siege_continue and payment[a2] >= 0:
-                going_on = self._node(phase, payment[a2], 0)
+                going_on = phase * nodes_per_phase + payment[a2] * count
             elif phase > 1:
-                going_on = self._node(phase - 1, a2, 0)
+                going_on = (phase - 1) * nodes_per_phase + a2 * count
             else:
                 going_on = None  # the last siege battle ends after this round
-            for d2, q in def_losses[d][self.att_dice[a]]:
+            for d2, q in defender_rolls:
                 chance = p * q
-                pair = a2 * count + d2
-                if stops or def_units[d2] == 0 or going_on is None:
-                    ends.append((pair, chance))
+                if going_on is None or def_units[d2] == 0:
+                    ends.append((a2 * count + d2, chance))
                     by_outcome[_outcome(attacker_gone, def_units[d2] == 0)] += chance
                 elif phase == 0 and a2 == a and d2 == d:
                     quiet = chance
                 else:
-                    moves.append((self._arrivals(going_on + d2), pair, chance))
+                    target = arrivals.get(going_on + d2) or self._arrivals(going_on + d2)
+                    moves.append((target, a2 * count + d2, chance))
         return quiet, moves, ends, list(by_outcome.items())
 
     # ------------------------------------------------------------------ the pass
@@ -494,9 +499,11 @@ class _Solver:
 
     def _visit(self, node):
         arrivals = self.arrivals.pop(node)
-        start = next((t for t in range(1, self.last + 2) if arrivals[t]), None)
-        if start is None:
-            return
+        for start in range(1, self.last + 2):
+            if arrivals[start]:
+                break
+        else:
+            return  # nothing ever arrives (every way in was negligible)
         phase, pair = divmod(node, self.att_count * self.def_count)
         a, d = divmod(pair, self.def_count)
         zero = self.zero
@@ -512,9 +519,9 @@ class _Solver:
         carried = zero
         for t0, t1, (quiet, _, _, _) in rounds:
             if quiet:
-                for t in range(t0, t1 + 1):
-                    carried = present[t] = arrivals[t] + carried
-                    carried *= quiet
+                present[t0] += carried
+                present[t0:t1 + 1] = accumulate(arrivals[t0:t1 + 1], lambda before, here: here + quiet * before)
+                carried = quiet * present[t1]
             else:
                 carried = zero
         end = fights_until
