@@ -279,9 +279,12 @@ def _side_table(regulars, elites, policy, replacements):
 
 
 @lru_cache(maxsize=512)
-def _losses(table, opponent_setup, exact):
-    """For each state of `table` and each number of opposing dice: [(state reached, chance)]."""
-    states, casualty, _, _ = table
+def _losses(side, opponent_setup, exact):
+    """For each state of the side's table and each number of opposing dice: [(state reached, chance)].
+
+    side: the arguments of _side_table (a small key, quick to hash).
+    """
+    states, casualty, _, _ = _side_table(*side)
     by_dice = [_hit_chances(dice, *opponent_setup, exact) for dice in range(MAX_DICE + 1)]
     rows = []
     for i in range(len(states)):
@@ -371,10 +374,11 @@ class _Solver:
         self.exact = plan.exact
         self.zero = Fraction(0) if plan.exact else 0.0
         self.negligible = 0 if plan.exact else FLOAT_NEGLIGIBLE
-        self.att_table = _side_table(attacker.regulars, attacker.elites, attacker.casualty_policy,
-                                     _enough(attacker.replacement_regulars, attacker.elites))
-        self.def_table = _side_table(defender.regulars, defender.elites, defender.casualty_policy,
-                                     _enough(defender.replacement_regulars, defender.elites))
+        self.att_side = (attacker.regulars, attacker.elites, attacker.casualty_policy,
+                         _enough(attacker.replacement_regulars, attacker.elites))
+        self.def_side = (defender.regulars, defender.elites, defender.casualty_policy,
+                         _enough(defender.replacement_regulars, defender.elites))
+        self.att_table, self.def_table = _side_table(*self.att_side), _side_table(*self.def_side)
         self.att_count, self.def_count = len(self.att_table[0]), len(self.def_table[0])
         self.att_units = [r + e for r, e in self.att_table[0]]
         self.def_units = [r + e for r, e in self.def_table[0]]
@@ -395,6 +399,7 @@ class _Solver:
         if self.withdraws_at is not None and self.withdraws_at > self.last:
             self.withdraws_at = None  # the round limit comes first
         self.segments = {kind: self._segments(kind) for kind in ("field", "siege")}
+        self.rolls = {}
 
     def _segments(self, kind):
         """[(first round, last round, regime)] covering rounds 1..last, equal rounds merged."""
@@ -422,6 +427,31 @@ class _Solver:
             heapq.heappush(self.queue, (rank, -(self.att_hp[a] + self.def_hp[d]), node))
         return arrivals
 
+    def _rolls(self, regime):
+        """(attacker's losses, defender's losses, attacker's and defender's chance of no hit by dice)."""
+        found = self.rolls.get(regime)
+        if found is None:
+            hit, att_on, def_on = regime
+            att_setup = _setup(self.plan.attacker, hit, att_on)
+            def_setup = _setup(self.plan.defender, NORMAL_HIT, def_on)
+            found = self.rolls[regime] = (
+                _losses(self.att_side, def_setup, self.exact), _losses(self.def_side, att_setup, self.exact),
+                [_hit_chances(dice, *att_setup, self.exact)[0] for dice in range(MAX_DICE + 1)],
+                [_hit_chances(dice, *def_setup, self.exact)[0] for dice in range(MAX_DICE + 1)])
+        return found
+
+    def _quiet(self, phase, a, d, regime):
+        """The chance a field round from (a, d) brings no hit on either side and the battle goes on.
+
+        A siege round always moves on (a payment or the next siege battle), and an attacker already
+        at the strength where it ceases stops after any round.
+        """
+        ceases = self.plan.attacker_ceases_at
+        if phase or (ceases is not None and self.att_units[a] <= ceases):
+            return self.zero
+        _, _, att_misses, def_misses = self._rolls(regime)
+        return att_misses[self.att_dice[a]] * def_misses[self.def_dice[d]]
+
     def _round(self, phase, a, d, regime):
         """One round fought from (a, d) with these rolls.
 
@@ -431,9 +461,7 @@ class _Solver:
         [(outcome, chance)] summing the ends.
         """
         plan = self.plan
-        hit, att_on, def_on = regime
-        att_losses = _losses(self.att_table, _setup(plan.defender, NORMAL_HIT, def_on), self.exact)
-        def_losses = _losses(self.def_table, _setup(plan.attacker, hit, att_on), self.exact)
+        att_losses, def_losses, _, _ = self._rolls(regime)
         payment = self.att_table[2]
         ceases = -1 if plan.attacker_ceases_at is None else plan.attacker_ceases_at
         att_units, def_units = self.att_units, self.def_units
@@ -510,14 +538,15 @@ class _Solver:
         last = self.last
         withdrawing = phase == 0 and self.withdraws_at is not None
         fights_until = self.withdraws_at - 1 if withdrawing else last
-        rounds = [(max(t0, start), min(t1, fights_until), self._round(phase, a, d, regime))
-                  for t0, t1, regime in self.segments["field" if phase == 0 else "siege"]
-                  if t1 >= start and t0 <= fights_until]
+        segments = [(max(t0, start), min(t1, fights_until), regime)
+                    for t0, t1, regime in self.segments["field" if phase == 0 else "siege"]
+                    if t1 >= start and t0 <= fights_until]
 
         # the chance of being here at the start of each round: arrivals, plus a quiet round before
         present = arrivals  # reused in place: arrivals[t] is read before present[t] is written
         carried = zero
-        for t0, t1, (quiet, _, _, _) in rounds:
+        for t0, t1, regime in segments:
+            quiet = self._quiet(phase, a, d, regime)
             if quiet:
                 present[t0] += carried
                 present[t0:t1 + 1] = accumulate(arrivals[t0:t1 + 1], lambda before, here: here + quiet * before)
@@ -537,10 +566,11 @@ class _Solver:
             self.occupancy += sum(present[start:end + 1], zero)
 
         final = self.final
-        for t0, t1, (quiet, moves, ends, by_outcome) in rounds:
+        for t0, t1, regime in segments:
             t1 = min(t1, end)
             if t0 > t1:
                 continue
+            quiet, moves, ends, by_outcome = self._round(phase, a, d, regime)
             # with a round limit, round `last` leads to no further round
             feeding = present[t0:(t1 if self.tail or t1 < last else last - 1) + 1]
             if feeding:
