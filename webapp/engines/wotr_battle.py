@@ -82,7 +82,7 @@ HEADLINE = ("defender_holds", "defender_destroyed", "attacker_destroyed")
 
 _TERRAIN_NAMES = {"field": "the field", "city": "a City", "fortification": "a Fortification",
                   "siege": "a Stronghold under siege"}
-_ROUNDS_PATTERN = re.compile(r"([1-9][0-9]*)(-([1-9][0-9]*)?)?")
+_ROUNDS_PATTERN = re.compile(r"([1-9][0-9]{0,2})(-([1-9][0-9]{0,2})?)?")
 
 
 @dataclass(frozen=True)
@@ -129,18 +129,26 @@ def modifier_window(name: str, spec) -> tuple[int, int | None]:
 
     "all" is (1, None), "first" (1, 1), "3" (3, 3), "2-4" (2, 4), "3-" (3, None).
     """
+    window = _window(spec) if isinstance(spec, str) else None
+    if window is None:
+        raise InputError(name, f"all, first, a round such as 3, rounds such as 2-4, or a round and "
+                               f"every later one such as 3- (rounds 1 to {MAX_ROUNDS})")
+    return window
+
+
+@lru_cache(maxsize=256)
+def _window(spec):
     if spec == "all":
         return 1, None
     if spec == "first":
         return 1, 1
-    match = _ROUNDS_PATTERN.fullmatch(spec) if isinstance(spec, str) else None
+    match = _ROUNDS_PATTERN.fullmatch(spec)
     if match:
         first = int(match.group(1))
         last = first if match.group(2) is None else (int(match.group(3)) if match.group(3) else None)
         if first <= MAX_ROUNDS and (last is None or first <= last <= MAX_ROUNDS):
             return first, last
-    raise InputError(name, f"all, first, a round such as 3, rounds such as 2-4, or a round and "
-                           f"every later one such as 3- (rounds 1 to {MAX_ROUNDS})")
+    return None
 
 
 def _check_army(side, army):
