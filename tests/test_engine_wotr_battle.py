@@ -510,10 +510,10 @@ def test_withdrawal_sends_the_units_beyond_five_to_the_reinforcements():
     ({"withdraw_after": 100}, r"^withdraw_after: a whole number from 0 to 99"),
     ({"siege_battles": 2}, r"^siege_battles: more than 1 only for a siege"),
     ({"siege_battles": 6, "terrain": "siege"}, r"^siege_battles: a whole number from 1 to 5"),
-    ({"attacker": Army(1, 0, replacement_regulars=-1)}, r"^attacker\.replacement_regulars: a whole number from 0"),
-    ({"defender": Army(1, 0, modifier_rounds="3-2")}, r"^defender\.modifier_rounds: all, first"),
-    ({"defender": Army(1, 0, modifier_rounds="101")}, r"^defender\.modifier_rounds: all, first"),
-    ({"defender": Army(1, 0, modifier_rounds=" 2")}, r"^defender\.modifier_rounds: all, first"),
+    ({"attacker": Army(1, 0, replacement_regulars=-1)}, r"^attacker_replacement_regulars: a whole number from 0"),
+    ({"defender": Army(1, 0, modifier_rounds="3-2")}, r"^defender_modifier_rounds: all, first"),
+    ({"defender": Army(1, 0, modifier_rounds="101")}, r"^defender_modifier_rounds: all, first"),
+    ({"defender": Army(1, 0, modifier_rounds=" 2")}, r"^defender_modifier_rounds: all, first"),
     ({"exact": 1}, r"^exact: true or false"),
 ])
 def test_bad_new_options_name_the_parameter(kwargs, message):
