@@ -666,12 +666,13 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
         Strength at or below this number (0..10); None never ceases.
     siege_continue: in a siege, the attacker pays one elite (downgraded to a regular) for
         each further round while it has one; False ends each siege battle after one round.
-    withdraw_after: (rulebook) with terrain "field" in a region with the defender's own
-        Stronghold: the defender fights this many rounds (0..99) in the field and then, if the
-        battle is still on, retreats into the Stronghold at the start of the next round. The
-        field battle is over; the attacker moves in with its whole Army and besieges the
-        Stronghold, where at most 5 Army units fit (Elites stay first, the rest go back to
-        the reinforcements). None: the defender never withdraws.
+    withdraw_after: with terrain "field" in a region with the defender's own Stronghold:
+        the defender fights this many rounds (0..99) in the field and then, if the battle is
+        still on, retreats into the Stronghold at the start of the next round (summary). The
+        retreat ends the field battle; the attacker moves in with its whole Army and the
+        Stronghold is besieged (summary); at most 5 Army units fit inside, Elites kept first
+        and the rest sent back to the reinforcements, and the siege is a new battle
+        (rulebook). None: the defender never withdraws.
     siege_battles: how many siege battles the attacker fights in a row (1..5), with terrain
         "siege" or after a withdrawal; each lasts one round plus one per Elite it pays.
     exact: True works in fractions.Fraction (slower); False in floating point.
