@@ -85,13 +85,13 @@ def grid():
     return cases
 
 
-def cold_runs(attacker, defender, options, repetitions):
+def cold_runs(attacker, defender, options, repetitions, clock=time.perf_counter):
     runs = []
     for _ in range(repetitions):
         clear_caches()
-        start = time.perf_counter()
+        start = clock()
         battle(attacker, defender, **options)
-        runs.append((time.perf_counter() - start) * 1000)
+        runs.append((clock() - start) * 1000)
     return runs
 
 
@@ -126,19 +126,25 @@ def typical_table(repetitions):
 
 def grid_table(repetitions, slowest):
     cases = grid()
-    print(f"Grid of extremes: {len(cases)} battles, each cold, best of {repetitions} runs, milliseconds")
+    print(f"Grid of extremes: {len(cases)} battles, each cold, best of {repetitions} runs, milliseconds "
+          f"(wall clock; and the process's own CPU time, which other work on the machine inflates less)")
     timed = []
     for name, attacker, defender, options in cases:
-        timed.append((min(cold_runs(attacker, defender, options, repetitions)), name))
+        wall = min(cold_runs(attacker, defender, options, repetitions))
+        cpu = min(cold_runs(attacker, defender, options, repetitions, time.process_time))
+        timed.append((wall, cpu, name))
     timed.sort(reverse=True)
-    times = sorted(t for t, _ in timed)
-    print(f"median {statistics.median(times):.1f}   p90 {times[int(0.9 * (len(times) - 1))]:.1f}   "
-          f"worst {times[-1]:.1f}")
-    print(f"slowest {slowest}:")
-    for t, name in timed[:slowest]:
-        print(f"  {t:7.1f}  {name}")
-    verdict = "meets" if timed[0][0] < WORST_MS else "MISSES"
-    print(f"worst: {timed[0][0]:.1f} ms ({timed[0][1]}) {verdict} the {WORST_MS} ms goal")
+    for label, column in (("wall", 0), ("CPU ", 1)):
+        times = sorted(row[column] for row in timed)
+        print(f"{label}: median {statistics.median(times):.1f}   p90 {times[int(0.9 * (len(times) - 1))]:.1f}   "
+              f"worst {times[-1]:.1f}")
+    print(f"slowest {slowest} (wall, CPU):")
+    for wall, cpu, name in timed[:slowest]:
+        print(f"  {wall:7.1f} {cpu:7.1f}  {name}")
+    worst_wall, _, which = timed[0]
+    verdict = "meets" if worst_wall < WORST_MS else "MISSES"
+    print(f"worst: {worst_wall:.1f} ms wall ({which}) {verdict} the {WORST_MS} ms goal; "
+          f"most CPU: {max(row[1] for row in timed):.1f} ms")
 
 
 def main(argv=None):
