@@ -1,0 +1,191 @@
+"""The player vocabulary: the words players use at the table, mapped to the words the rules use.
+
+`content/vocabulary.yaml` holds it. Search expands a query with it ("run away" also looks for
+retreat) and says so on the results page. Each game's list adds to the shared one and, for
+the same player words, replaces it. It is validated with the content: every rules word must
+occur in the rules it points to, and every problem names the file and the key.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .content import SAFE_LOADER, ContentError
+
+FILE_NAME = "vocabulary.yaml"
+MAX_PHRASE_WORDS = 4
+ITEM_KEYS = ("players", "rules")
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents: what a player types for what the rules print."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def words_of(text: str) -> list:
+    """The folded words of a text; hyphens and apostrophes split words (re-roll: re, roll)."""
+    return [w for w in re.split(r"[^\w]+", fold(text)) if w]
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    players: tuple  # folded phrases players say
+    rules: tuple  # the rules' words for the same thing
+
+
+@dataclass
+class Vocabulary:
+    filler: frozenset = frozenset()  # words that carry no meaning in a question ("how", "actually")
+    calculators: dict = field(default_factory=dict)  # calculator id -> phrases players ask it with
+    rewrites: dict = field(default_factory=dict)  # None (shared) or game id -> tuple of Rewrite
+
+    def for_game(self, game_id):
+        """Folded player phrase -> rules phrases, for one game: the shared list, then the game's own."""
+        table = {}
+        for scope in (None, game_id):
+            for rewrite in self.rewrites.get(scope, ()):
+                for phrase in rewrite.players:
+                    table[phrase] = rewrite.rules
+        return table
+
+
+class _Checker:
+    def __init__(self, path: Path, library, calculator_ids):
+        self.path = path
+        self.library = library
+        self.calculator_ids = tuple(calculator_ids)
+        self.problems = []
+        self.texts = {game_id: _game_text(game) for game_id, game in library.games.items()}
+        self.names = {game_id: _game_names(game) for game_id, game in library.games.items()}
+
+    def problem(self, where, message):
+        rel = self.path.relative_to(self.path.parent.parent) if self.path.is_absolute() else self.path
+        self.problems.append(f"{rel}: {where}: {message}" if where else f"{rel}: {message}")
+
+    def phrases(self, where, value, *, single_words=False):
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+            self.problem(where, "must be a non-empty list of text items")
+            return ()
+        found = []
+        for i, phrase in enumerate(value):
+            words = words_of(phrase)
+            if not words:
+                self.problem(f"{where}[{i}]", f"'{phrase}' has no words")
+            elif single_words and len(words) > 1:
+                self.problem(f"{where}[{i}]", f"'{phrase}' must be one word")
+            elif len(words) > MAX_PHRASE_WORDS:
+                self.problem(f"{where}[{i}]", f"'{phrase}' has more than {MAX_PHRASE_WORDS} words")
+            else:
+                found.append(" ".join(words))
+        return tuple(found)
+
+    def rewrites(self, scope, value):
+        where = scope or "shared"
+        if not isinstance(value, list):
+            self.problem(where, "must be a list of items, each with players and rules")
+            return ()
+        found, seen = [], {}
+        for i, item in enumerate(value):
+            at = f"{where}[{i}]"
+            if not isinstance(item, dict):
+                self.problem(at, "must be a mapping with players and rules")
+                continue
+            for key in item:
+                if key not in ITEM_KEYS:
+                    self.problem(f"{at}.{key}", f"unknown key (allowed: {', '.join(ITEM_KEYS)})")
+            missing = [key for key in ITEM_KEYS if key not in item]
+            if missing:
+                self.problem(at, f"missing required key '{missing[0]}'")
+                continue
+            players = self.phrases(f"{at}.players", item["players"])
+            rules = self.phrases(f"{at}.rules", item["rules"])
+            for j, phrase in enumerate(players):
+                if phrase in seen:
+                    self.problem(f"{at}.players[{j}]", f"'{phrase}' is already in {where}[{seen[phrase]}]")
+                seen.setdefault(phrase, i)
+                if phrase in rules:
+                    self.problem(f"{at}.players[{j}]", f"'{phrase}' is one of its own rules words")
+                elif scope and phrase in self.names[scope]:
+                    self.problem(f"{at}.players[{j}]", f"'{phrase}' is already a name the rules use in "
+                                 f"{self.library.games[scope].short_title} (a title, term or alias)")
+            for j, phrase in enumerate(rules):
+                games = [scope] if scope else list(self.texts)
+                if not any(f" {phrase} " in self.texts[game] for game in games):
+                    whose = f"{self.library.games[scope].short_title}'s rules" if scope else "any game's rules"
+                    self.problem(f"{at}.rules[{j}]", f"'{phrase}' does not occur in {whose}")
+            if players and rules:
+                found.append(Rewrite(players=players, rules=rules))
+        return tuple(found)
+
+    def calculators(self, value):
+        if not isinstance(value, dict):
+            self.problem("calculators", "must map calculator ids to the words players ask them with")
+            return {}
+        found = {}
+        for calculator_id, phrases in value.items():
+            if calculator_id not in self.calculator_ids:
+                self.problem(f"calculators.{calculator_id}",
+                             f"unknown calculator (allowed: {', '.join(self.calculator_ids)})")
+                continue
+            found[calculator_id] = self.phrases(f"calculators.{calculator_id}", phrases)
+        return found
+
+    def load(self) -> Vocabulary:
+        try:
+            data = yaml.load(self.path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            self.problem(f"line {mark.line + 1}" if mark else "", f"not valid YAML ({getattr(exc, 'problem', exc)})")
+            return Vocabulary()
+        except OSError as exc:
+            self.problem("", f"cannot be read ({exc.strerror})")
+            return Vocabulary()
+        if not isinstance(data, dict):
+            self.problem("", "must be a mapping of keys to values")
+            return Vocabulary()
+        allowed = ("filler", "calculators", "shared", *self.library.games)
+        for key in data:
+            if key not in allowed:
+                self.problem(str(key), f"unknown key (allowed: {', '.join(allowed)})")
+        vocabulary = Vocabulary(
+            filler=frozenset(self.phrases("filler", data.get("filler"), single_words=True)),
+            calculators=self.calculators(data.get("calculators", {})),
+        )
+        for scope in (None, *self.library.games):
+            if (scope or "shared") in data:
+                vocabulary.rewrites[scope] = self.rewrites(scope, data[scope or "shared"])
+        return vocabulary
+
+
+def _game_text(game):
+    """Every word of a game's rules, folded, as one space-padded string to look phrases up in."""
+    parts = []
+    for section in game.sections.values():
+        parts += [section.title, section.summary, section.text]
+        for entry in section.walk():
+            parts += [entry.title, entry.short, entry.text, *entry.aliases]
+    return f" {' '.join(words_of(' '.join(parts)))} "
+
+
+def _game_names(game):
+    """The folded titles, glossary terms and aliases of a game: the names its rules give things."""
+    names = set()
+    for section in game.sections.values():
+        names.add(" ".join(words_of(section.title)))
+        for entry in section.walk():
+            names.update(" ".join(words_of(name)) for name in (entry.title, entry.short, *entry.aliases))
+    return names
+
+
+def load_vocabulary(content_root, library, calculator_ids) -> Vocabulary:
+    """Load and check ``vocabulary.yaml`` in the content folder; raise ContentError listing every problem."""
+    checker = _Checker(Path(content_root) / FILE_NAME, library, calculator_ids)
+    vocabulary = checker.load()
+    if checker.problems:
+        raise ContentError(checker.problems)
+    return vocabulary
