@@ -8,7 +8,7 @@ from webapp import PROJECT_ROOT, create_app, default_config
 
 @pytest.fixture(scope="session")
 def app(tmp_path_factory):
-    """The app on the real content, with its own instance folder and a freshly built index."""
+    """The app on the real content (its search index built in memory)."""
     instance = tmp_path_factory.mktemp("instance")
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance)})
     yield app

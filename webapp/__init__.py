@@ -14,13 +14,12 @@ def default_config():
         # and X-Forwarded-Proto (werkzeug's ProxyFix arguments). None: no proxy headers are read.
         "PROXY_FIX": None,
         "CONTENT_DIR": str(PROJECT_ROOT / "content"),
-        "BUILD_INDEX_ON_START": True,
         "MAX_CONTENT_LENGTH": 64 * 1024,
     }
 
 
 def create_app(config=None):
-    """Build the app: load and validate the content, make sure the search index is current."""
+    """Build the app: load and validate the content, build the search index in memory."""
     config = dict(config or {})
     app = Flask(
         __name__,
@@ -33,7 +32,6 @@ def create_app(config=None):
     app.config.from_prefixed_env()
     app.config.from_mapping(config)
     app.json.sort_keys = False  # keys in the order each response is written, as documented
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from werkzeug.routing import AnyConverter
 

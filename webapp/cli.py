@@ -1,6 +1,6 @@
 """The `redbook` command: Flask's command group for the app, with serve and check-content.
 
-Commands the app registers (such as build-index) appear here too; check-content and serve work
+Commands the app registers appear here too; check-content and serve work
 even when the content is broken, to say what is wrong.
 """
 import os
@@ -51,7 +51,7 @@ def check_content_command(root):
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 def serve_command(host, port):
-    """Serve Red Book (for production, run gunicorn 'webapp:create_app()')."""
+    """Serve Red Book (for production, run gunicorn --preload 'webapp:create_app()')."""
     app = load_app()
     # FlaskGroup marks the process as started by `flask run`, which makes app.run() do nothing
     os.environ.pop("FLASK_RUN_FROM_CLI", None)

@@ -38,16 +38,6 @@ def init_app(app):
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
 
-    from .search import IndexMissing
-
-    @app.errorhandler(IndexMissing)
-    def handle_index_missing(exc):
-        # an operator's fault, not the request's: one line in the log says what to run
-        app.logger.error("%s", exc)
-        if wants_json():
-            return error_response(503, str(exc))
-        return render_template("error.html", status=503, title="Search is unavailable"), 503
-
     @app.errorhandler(Exception)
     def handle_unexpected(exc):
         app.logger.exception("unhandled error on %s", request.path)

@@ -1,56 +1,68 @@
 """Full-text search over the rule content; every Whoosh call in Red Book lives in this module.
 
-Players type on a phone, mid-game: accents are folded (Nazgul finds Nazgûl), words are stemmed
-(retreating finds retreat), hyphenated words match joined and split (re-roll, reroll, re roll),
-a word that is not in the index is matched to index words one edit away (corupption), glossary
-aliases act as synonyms (MP, marshalling points), "quoted phrases" match in order, and the query
-text is never parsed as query syntax, so no input can widen a search or break it.
+The index is built in memory (Whoosh's RamStorage) when the app is created, from the loaded
+content and the calculators: under 700 small documents, so nothing is written to disk and
+every worker answers from its own copy (gunicorn --preload builds it once, before the fork).
 
-The index is built into the instance folder, in a new folder each time; a symlink named `index`
-is then swapped to point at it, so readers never see a half-written index.
+Players ask questions, not titles, so a query is read the way a player means it:
+- each meaningful word or phrase is one group; entries that match every group come first,
+  topped up by those that match most of them (rarer words count for more), so an extra word
+  never empties or derails the answer; filler and question words are dropped;
+- the player vocabulary (content/vocabulary.yaml) adds the rules' words for the players'
+  ("run away" also looks for retreat), game by game, and the results say when it did;
+- glossary aliases act as synonyms (MP, marshalling points);
+- accents are folded, words stemmed, hyphenated words matched joined and split, "quoted
+  phrases" matched in order, and a word the rules never use is corrected to the closest rules
+  word, preferring one that makes a phrase the rules use with its neighbour (serch dice);
+- for a question or a situation, rules and steps come before glossary terms; for a lone
+  term, its glossary entry; a question about odds or scores lists the calculator first;
+- without a game filter, entries of the game whose rules fit the whole question come first.
+The query text is never parsed as query syntax, so no input can widen a search or break it.
 """
 from __future__ import annotations
 
 import bisect
-import fcntl
-import gc
-import json
-import os
+import math
 import re
-import shutil
 import threading
-import time
-import unicodedata
-import warnings
-from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 from flask import current_app
 from markupsafe import Markup, escape
-from whoosh import index as whoosh_index
 from whoosh import query as wq
-from whoosh.matching import IntersectionMatcher, ListMatcher, NullMatcher, UnionMatcher, WrappingMatcher
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
-from whoosh.support.charset import accent_map
-from whoosh.analysis import CharsetFilter
+from whoosh.filedb.filestore import RamStorage
 
-from .content_store import get_library
+from .spelling import Speller
+from .vocabulary import fold, words_of
 
-# Bump when the schema or analysis changes, so existing indexes are rebuilt.
-INDEX_VERSION = "5"
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
-MAX_FUZZY_CANDIDATES = 6
+MAX_FUZZY_CANDIDATES = 3
 MAX_PHRASE_WORDS = 4
 CACHE_SIZE = 512
 LIMIT_MAX = 50
-# How players ask, not what they ask about: dropped from a query that has other words
-QUESTION_WORDS = frozenset("how many much what whats which who why where does do did i me my happens happen".split())
-KEEP_BUILDS = 3
 WORD = re.compile(r"\w+(?:[-'’]\w+)*")
+NUMBERS = dict(zip("one two three four five six seven eight nine ten".split(), map(str, range(1, 11))))
+# "what is X", "what does X mean", "define X": a question about one term, answered by the glossary
+DEFINITION = re.compile(r"^\s*(?:what\s*(?:'s|s|is|are|does)|define|definition of|meaning of)\b")
+# How much a kind of entry counts: a lone term wants its definition, a question the rule that
+# answers it; a calculator lists first when asked for (odds, score) and after its rules otherwise;
+# a whole section page rarely answers a question better than its rules
+TERM_FACTOR_LONE, TERM_FACTOR_QUESTION = 1.3, 0.7
+CALCULATOR_FACTOR_ASKED, CALCULATOR_FACTOR_NOT_ASKED = 1.3, 0.7
+SECTION_FACTOR = 0.85
+# An entry is ranked by the share of the query it matches (each word or phrase weighted by its
+# rarity, each match counted against the best match of that word in its game), a lift if it
+# matches every word, and its score: RARITY 0 would weigh all words alike, 1 by their full
+# inverse document frequency
+RARITY = 0.5
+ALL_BONUS = 0.25
+SCORE_WEIGHT = 0.3
+GAME_FIT = 0.25  # without a game filter, how much the entries of the games that fit move up
+REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
 
 
 class JoinedWordFilter(Filter):
@@ -82,20 +94,12 @@ class JoinedWordFilter(Filter):
                         token.endchar = start + offset + len(part)
                     yield token
                 offset += len(part) + 1
-            pos_last = pos
             token.text = "".join(parts)
-            token.pos = pos_last
+            token.pos = pos
             if start is not None:
                 token.startchar = start
                 token.endchar = start + len(text)
             yield token
-
-
-def _analyzer(join=True):
-    chain = RegexTokenizer(WORD.pattern)
-    if join:
-        chain = chain | JoinedWordFilter()
-    return chain | LowercaseFilter() | CharsetFilter(accent_map) | StopFilter(minsize=1) | StemFilter()
 
 
 class SplitOnlyFilter(Filter):
@@ -112,8 +116,24 @@ class SplitOnlyFilter(Filter):
                     yield token
 
 
-ANALYZER = _analyzer()
-PHRASE_ANALYZER = RegexTokenizer(WORD.pattern) | SplitOnlyFilter() | LowercaseFilter() | CharsetFilter(accent_map) | StopFilter(minsize=1) | StemFilter()
+class FoldFilter(Filter):
+    """Accents dropped (Nazgûl is nazgul); most words have none, and pass straight through."""
+
+    def __call__(self, tokens):
+        for token in tokens:
+            if not token.text.isascii():
+                token.text = fold(token.text)
+            yield token
+
+
+def _chain(split_filter):
+    return (RegexTokenizer(WORD.pattern) | split_filter | LowercaseFilter() | FoldFilter()
+            | StopFilter(minsize=1) | StemFilter())
+
+
+CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much of its own words
+ANALYZER = _chain(JoinedWordFilter())
+PHRASE_ANALYZER = _chain(SplitOnlyFilter())
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -125,7 +145,7 @@ SCHEMA = Schema(
     body=TEXT(analyzer=ANALYZER, stored=True),
     # the titles of the section and the phases or rules an entry sits in: "free council
     # doubling" finds the doubling step of The Free Council even though the step never names it
-    context=TEXT(analyzer=ANALYZER, field_boost=0.1),
+    context=TEXT(analyzer=ANALYZER, field_boost=CONTEXT_BOOST),
     concepts=KEYWORD(scorable=True, field_boost=2.0),
     url=STORED,
     trail=STORED,
@@ -133,20 +153,19 @@ SCHEMA = Schema(
 TEXT_FIELDS = ("title", "aliases", "body", "context")
 
 
-def fold(text: str) -> str:
-    """Lowercase without accents: what a player types for what the rules print."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def surface_words(text: str):
-    """The folded words of a text, hyphenated words split into parts."""
-    return [w for w in re.split(r"[^\w]+", fold(text)) if w]
-
-
+@lru_cache(maxsize=20000)
 def stems(text):
-    """Stems of a text, hyphenated words split: the unit glossary phrases are matched in."""
+    """Stems of a text, hyphenated words split: the unit glossary and player phrases are matched in."""
     return tuple(t.text for t in PHRASE_ANALYZER(text))
+
+
+def glossary_terms(library):
+    """(game id, term id, [term, *aliases]) for every glossary term."""
+    for game in library.games.values():
+        for section in game.sections.values():
+            for entry in section.walk():
+                if entry.kind == "term":
+                    yield game.id, entry.id, [entry.title, *entry.aliases]
 
 
 def concept_table(groups):
@@ -154,11 +173,9 @@ def concept_table(groups):
     table = {}
     for number, group in enumerate(groups):
         for phrase in group:
-            key = stems(phrase)
-            if key and len(key) <= MAX_PHRASE_WORDS:
-                table.setdefault(" ".join(key), [])
-                if f"g{number}" not in table[" ".join(key)]:
-                    table[" ".join(key)].append(f"g{number}")
+            key = " ".join(stems(phrase))
+            if key and len(key.split()) <= MAX_PHRASE_WORDS and f"g{number}" not in table.get(key, ()):
+                table.setdefault(key, []).append(f"g{number}")
     return table
 
 
@@ -172,16 +189,21 @@ def concepts_in(text, table):
     return found
 
 
-# --- building -----------------------------------------------------------------------------
+def tidy(text):
+    """Rule text as a reader expects it: no space before punctuation, none inside brackets."""
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+([.,;:!?)])", r"\1", text))
+
+
+# --- documents ----------------------------------------------------------------------------
 
 def documents(library):
-    """One search document per section, phase, step, rule and glossary term."""
+    """One search document per section, phase, step, rule, glossary term and calculator."""
     for section in library.sections():
         game = library.games[section.game]
         yield {
             "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
-            "title": section.title, "aliases": "", "body": f"{section.summary} {section.text}".strip(),
-            "context": "", "url": section.url, "trail": [game.short_title],
+            "title": section.title, "aliases": "", "body": tidy(f"{section.summary} {section.text}".strip()),
+            "context": "", "url": section.url, "trail": [game.short_title, section.title],
         }
         for entry in section.walk():
             trail = [game.short_title, section.title]
@@ -194,182 +216,38 @@ def documents(library):
             yield {
                 "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
                 "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
-                "body": entry.text, "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
+                "body": tidy(entry.text), "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
             }
+    yield from calculator_documents(library)
 
 
-def index_link(instance_path) -> Path:
-    return Path(instance_path) / "index"
+def _calculators(library):
+    """Every calculator of a loaded game."""
+    from .calculators import CALCULATORS
+
+    return [calculator for calculator in CALCULATORS.values() if calculator.game in library.games]
 
 
-def _stamp(library):
-    return f"{INDEX_VERSION}:{library.fingerprint}"
+def calculator_url(calculator):
+    """The calculator's page (calculators.views serves /<game>/calc/<slug>; a test opens every one)."""
+    return f"/{calculator.game}/calc/{calculator.slug}"
 
 
-def index_is_current(instance_path, library) -> bool:
-    """True when the index was built from this content by this version and can be read."""
-    folder = index_link(instance_path)
-    try:
-        if (folder / "stamp").read_text() != _stamp(library):
-            return False
-    except (OSError, ValueError):  # missing, or not even text
-        return False
-    return index_is_readable(folder)
+def calculator_documents(library):
+    """A calculator is found by its name, the rules it works out, and the words players ask it with."""
+    asked_with = library.vocabulary.calculators if library.vocabulary else {}
+    for calculator in _calculators(library):
+        game = library.games[calculator.game]
+        rules = [entry.title for _, entry in library.entries_for_calculator(calculator.id)]
+        yield {
+            "id": f"{game.id}:calc/{calculator.slug}", "game": game.id, "section": "calc", "kind": "calculator",
+            "title": calculator.title, "aliases": " ".join(("calculator", *asked_with.get(calculator.id, ()))),
+            "body": tidy(f"Calculator for {'; '.join(rules)}." if rules else "Calculator."),
+            "context": "Calculators", "url": calculator_url(calculator), "trail": [game.short_title, "Calculators"],
+        }
 
 
-JSON_FILES = ("vocabulary.json", "concepts.json")  # written beside the Whoosh files by write_index
-
-
-def index_is_readable(folder) -> bool:
-    """Whether every part of the index in ``folder`` can be read: terms, postings, stored fields, JSON files."""
-
-    def read_everything():
-        with whoosh_index.open_dir(str(folder)).searcher() as searcher:
-            reader = searcher.reader()
-            for name, term in reader.all_terms():
-                for _ in reader.postings(name, term).all_ids():
-                    pass
-            for _ in searcher.all_stored_fields():
-                pass
-        for name in JSON_FILES:
-            json.loads((Path(folder) / name).read_text())
-
-    return _succeeds(read_everything)
-
-
-def _succeeds(action) -> bool:
-    """Run action(); False if it raised anything (a damaged index fails in any of Whoosh's layers).
-
-    Whoosh leaves a file open when it fails on a damaged index: the failure is dropped here and
-    the file closed at once, so no stray warning turns up later.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ResourceWarning)
-        try:
-            action()
-            return True
-        except Exception:
-            pass
-        gc.collect()
-    return False
-
-
-def write_index(instance_path, library) -> Path:
-    """Build a complete index in a fresh folder, then swap the `index` symlink to it."""
-    instance = Path(instance_path)
-    builds = instance / "indexes"
-    builds.mkdir(parents=True, exist_ok=True)
-    target = builds / f"build-{time.time_ns()}-{os.getpid()}"
-    target.mkdir()
-    ix = whoosh_index.create_in(str(target), SCHEMA)
-    vocabulary = {}
-    table = concept_table(library.synonyms)
-    with ix.writer() as writer:
-        for doc in documents(library):
-            doc["concepts"] = " ".join((concepts_in(f"{doc['title']} {doc['aliases']} {doc['body']}", table)))
-            writer.add_document(**doc)
-            for word in surface_words(f"{doc['title']} {doc['aliases']} {doc['body']}"):
-                vocabulary[word] = vocabulary.get(word, 0) + 1
-    (target / "vocabulary.json").write_text(json.dumps(vocabulary, sort_keys=True))
-    (target / "concepts.json").write_text(json.dumps(table, sort_keys=True))
-    (target / "stamp").write_text(_stamp(library))
-    link = index_link(instance)
-    temporary = instance / f".index-{os.getpid()}-{time.time_ns()}"
-    os.symlink(os.path.relpath(target, instance), temporary)
-    os.replace(temporary, link)  # atomic: readers see the old build or the new one
-    _prune(builds, keep=target)
-    return target
-
-
-def _prune(builds: Path, keep: Path):
-    # Old builds stay a while: a reader may still have one open.
-    old = sorted((p for p in builds.iterdir() if p.is_dir() and p != keep), key=lambda p: p.stat().st_mtime)
-    for path in old[: max(0, len(old) - (KEEP_BUILDS - 1))]:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def build_index(force=False):
-    """Build the index for the app's content unless it is current; (path, seconds or None)."""
-    instance = Path(current_app.instance_path)
-    library = get_library()
-    lock_path = instance / "index.lock"
-    with open(lock_path, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one builder at a time across workers
-        try:
-            if not force and index_is_current(instance, library):
-                return index_link(instance).resolve(), None
-            started = time.perf_counter()
-            path = write_index(instance, library)
-            return path, time.perf_counter() - started
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-# --- searching ----------------------------------------------------------------------------
-
-class AnyOf(wq.Or):
-    """Matches any of its subqueries, through a tree of union matchers.
-
-    Whoosh picks an array matcher for an Or on a small index; on ours that scores the same
-    documents the same way but takes nearly twice as long per query (bench/search_latency.py).
-    """
-
-    def _matcher(self, subs, searcher, context):
-        # an order-keeping tree: sizing each branch first costs more lookups than it saves here
-        return self._tree_matcher(subs, UnionMatcher, searcher, context, None)
-
-
-class HeldTerm(wq.Term):
-    """A Term whose postings come from the open index's memory (see HeldPostings)."""
-
-    def matcher(self, searcher, context=None):
-        held = getattr(searcher, "held_postings", None)
-        if held is None:
-            return super().matcher(searcher, context)
-        m = held.matcher(self.fieldname, self.text)
-        return WrappingMatcher(m, boost=self.boost) if self.boost != 1.0 else m
-
-
-class HeldPostings:
-    """Each word's postings and scorer, read from disk once per open index.
-
-    Whoosh decodes a term's postings and sets up its scorer on every query; with a few
-    hundred documents the lists are short, so keeping them saves most of a query's cost.
-    Only words the index holds are kept, so the memory is bounded by the index's vocabulary.
-    """
-
-    def __init__(self, searcher, terms):
-        self.searcher = searcher
-        self.terms = terms
-        self.lists = {}
-
-    def matcher(self, fieldname, text):
-        key = (fieldname, text)
-        held = self.lists.get(key)
-        if held is None:
-            if text not in self.terms.get(fieldname, ()):
-                return NullMatcher()
-            searcher = self.searcher
-            btext = searcher.schema[fieldname].to_bytes(text)
-            postings = searcher.reader().postings(fieldname, btext)
-            ids, weights = [], []
-            while postings.is_active():
-                ids.append(postings.id())
-                weights.append(postings.weight())
-                postings.next()
-            held = (ids, weights, searcher.weighting.scorer(searcher, fieldname, btext),
-                    (fieldname, btext), searcher.reader().term_info(fieldname, btext))
-            self.lists[key] = held
-        ids, weights, scorer, term, terminfo = held
-        return ListMatcher(ids, weights, scorer=scorer, term=term, terminfo=terminfo)
-
-
-class AllOf(wq.And):
-    """Matches documents that match every subquery, through an order-keeping tree."""
-
-    def _matcher(self, subs, searcher, context):
-        return self._tree_matcher(subs, IntersectionMatcher, searcher, context, None)
-
+# --- results ------------------------------------------------------------------------------
 
 @dataclass
 class Hit:
@@ -380,11 +258,18 @@ class Hit:
     title: str
     url: str
     snippet: Markup
-    trail: list
+    trail: list  # the game and the section, phases or rules the entry sits in, in words
 
     def as_json(self):
         return {"id": self.id, "game": self.game, "section": self.section, "kind": self.kind,
-                "title": self.title, "url": self.url, "snippet": str(self.snippet)}
+                "title": self.title, "url": self.url, "snippet": str(self.snippet),
+                "game_title": self.trail[0], "section_title": " › ".join(self.trail[1:])}
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    typed: str  # the player's words
+    rules: tuple  # the rules' words searched for as well
 
 
 @dataclass
@@ -393,102 +278,262 @@ class Results:
     total: int
     hits: list
     suggestion: str | None
-    corrected: bool  # results came from a one-edit correction of a word
+    corrected: bool  # results came from a correction of a word the rules never use
+    rewrites: tuple = ()  # player words also searched as the rules' words
 
     def as_json(self):
         return {"query": self.query, "total": self.total, "results": [h.as_json() for h in self.hits],
-                "suggestion": self.suggestion}
+                "suggestion": self.suggestion,
+                "rewrites": [{"from": r.typed, "to": list(r.rules)} for r in self.rewrites]}
 
+
+@dataclass
+class Group:
+    """One meaningful word or phrase of a query, and the Whoosh query that finds it."""
+
+    typed: str
+    query: wq.Query
+    term: bool = False  # a glossary term or alias, or one plain word: a lone one asks for a definition
+    meaning: object = None  # groups that mean the same (two player phrases for one rule word) count once
+    key: str = ""  # the stems of the words it stands for
+
+
+@dataclass
+class Plan:
+    groups: list = field(default_factory=list)
+    corrected: bool = False
+    rewrites: list = field(default_factory=list)
+    definition: bool = False  # "what is ...": the glossary answers
+    question: bool = False  # filler or question words were dropped: a question, not a lone term
+    calculator: bool = False  # odds, chances, scores: a calculator answers
+
+
+# --- the fast path ------------------------------------------------------------------------
+
+class HeldScores:
+    """FAST PATH (the one place that trades Whoosh's query machinery for speed).
+
+    Whoosh scores a query by walking the postings of its terms and scoring each with BM25F, on
+    every search. Here every (field, term) is read once, when the index is built, through the
+    searcher's public postings matcher: each document's score and the term's positions in it.
+    A query then adds those scores up: a term scores as its table says, an Or as the sum of
+    what matches, a phrase as the sum of its words' scores where they stand side by side, a
+    Require(..., game) as its first part within the game. That is what Whoosh computes; the
+    tests check that every player and table question ranks exactly as Whoosh's own search
+    ranks it, and bench/search_latency.py times both.
+    """
+
+    def __init__(self, searcher, terms, game_of):
+        self.scores_of = {}  # (field, term) -> {game or None for all: {docnum: score}}
+        self.positions = {}  # (field, term) -> {docnum: positions}
+        for fieldname, words in terms.items():
+            positional = fieldname in TEXT_FIELDS
+            for word in words:
+                matcher = searcher.postings(fieldname, word)
+                scores, where = {None: {}}, {}
+                while matcher.is_active():
+                    docnum, score = matcher.id(), matcher.score()
+                    scores[None][docnum] = score
+                    scores.setdefault(game_of[docnum], {})[docnum] = score
+                    if positional:
+                        where[docnum] = frozenset(matcher.value_as("positions"))
+                    matcher.next()
+                self.scores_of[(fieldname, word)] = scores
+                if positional:
+                    self.positions[(fieldname, word)] = where
+
+    def scores(self, query, game, game_docs):
+        """{docnum: score} within ``game`` (None: every game) for Term, Phrase, Or and Require(..., game) queries."""
+        kind = type(query)
+        if kind is wq.Term:
+            found = self.scores_of.get((query.fieldname, query.text), {}).get(game, {})
+        elif kind is wq.Phrase:
+            found = self._phrase(query.fieldname, query.words, game)
+        elif kind is wq.Or:
+            if len(query.subqueries) == 1:  # as in Whoosh, an Or of one query is that query, boost and all
+                return self.scores(query.subqueries[0], game, game_docs)
+            found = {}
+            for sub in query.subqueries:
+                for docnum, score in self.scores(sub, game, game_docs).items():
+                    found[docnum] = found.get(docnum, 0.0) + score
+        elif kind is wq.Require:
+            allowed = set().union(*(game_docs.get(t.text, ()) for t in _game_terms(query.b)))
+            found = {d: s for d, s in self.scores(query.a, game, game_docs).items() if d in allowed}
+        else:
+            raise TypeError(f"no held scores for {kind.__name__} queries")
+        return {d: s * query.boost for d, s in found.items()} if query.boost != 1.0 else found
+
+    def _phrase(self, fieldname, words, game):
+        lists = [self.scores_of.get((fieldname, word), {}).get(game) for word in words]
+        if not all(lists):
+            return {}
+        places = [self.positions[(fieldname, word)] for word in words]
+        found = {}
+        for docnum in set(lists[0]).intersection(*lists[1:]):
+            if any(all(start + i in place[docnum] for i, place in enumerate(places[1:], 1))
+                   for start in places[0][docnum]):
+                found[docnum] = sum(scores[docnum] for scores in lists)
+        return found
+
+
+def _boosted(queries, boost):
+    """Any of ``queries``, scores multiplied by ``boost`` (Whoosh ignores the boost of an Or of one)."""
+    if len(queries) > 1:
+        return wq.Or(queries, boost=boost)
+    query = queries[0]
+    if type(query) is wq.Term:
+        return wq.Term(query.fieldname, query.text, boost=query.boost * boost)
+    if type(query) is wq.Phrase:
+        return wq.Phrase(query.fieldname, query.words, boost=query.boost * boost)
+    return _boosted(query.subqueries, query.boost * boost)
+
+
+def _game_terms(query):
+    return [query] if type(query) is wq.Term else list(query.subqueries)
+
+
+# --- the index ----------------------------------------------------------------------------
 
 class SearchIndex:
-    """An open index for one process: reopened when the `index` symlink moves to a new build."""
+    """The content's search index, built in memory when the app is created."""
 
-    def __init__(self, instance_path):
-        self.link = index_link(instance_path)
-        self.lock = threading.Lock()
-        self.target = None
-        self.searcher = None
-        self.vocabulary = {}
-        self.deletions = {}
-        self.sorted_words = []
-        self.terms = {}
-        self.concepts = {}
-        self.group_stems = {}
-        self.stored = {}
-        self.game_docs = {}
-        self.cache = OrderedDict()
-
-    def current(self):
-        try:
-            target = os.readlink(self.link)
-        except OSError:
-            raise IndexMissing(f"no search index at {self.link}; run 'redbook build-index'") from None
-        if target != self.target:
-            with self.lock:
-                if target != self.target and not _succeeds(lambda: self._open(target)):
-                    raise IndexMissing(f"the search index at {self.link} cannot be read; run 'redbook build-index'")
-        return self.searcher
-
-    def _open(self, target):
-        folder = self.link.parent / target
-        ix = whoosh_index.open_dir(str(folder))
-        searcher = ix.searcher()
-        self.terms = {name: set(searcher.reader().field_terms(name)) for name in (*TEXT_FIELDS, "concepts")}
-        searcher.held_postings = HeldPostings(searcher, self.terms)
-        self.vocabulary = json.loads((folder / "vocabulary.json").read_text())
-        self.deletions = _deletion_table(self.vocabulary)
-        self.sorted_words = sorted(self.vocabulary)
-        self.concepts = json.loads((folder / "concepts.json").read_text())
-        self.group_stems = {}
-        for phrase, ids in self.concepts.items():
+    def __init__(self, library, held_scores=True):
+        ix = RamStorage().create_index(SCHEMA)
+        # the synonyms of one game: a glossary term and its aliases
+        groups = [(game, phrases) for game, _, phrases in glossary_terms(library) if len(phrases) > 1]
+        table = concept_table([phrases for _, phrases in groups])
+        self.group_game = {f"g{number}": game for number, (game, _) in enumerate(groups)}
+        game_tables = {}  # a document only carries the glossary groups of its own game
+        for key, ids in table.items():
             for group in ids:
-                self.group_stems.setdefault(group, set()).update(phrase.split())
-        # a few hundred small documents: kept in memory so a hit costs no read from disk
-        self.stored = dict(searcher.reader().iter_docs())
+                game_tables.setdefault(self.group_game[group], {}).setdefault(key, []).append(group)
+        self.counts = {}  # folded word -> how much the rules use it; titles and names count more
+        bigrams = set()  # pairs of words the rules use together in a title, a name or an alias
+        names = set()  # the words of titles, names and aliases: the rules' own vocabulary
+        with ix.writer() as writer:
+            for doc in documents(library):
+                doc["concepts"] = " ".join(concepts_in(f"{doc['title']} {doc['aliases']} {doc['body']}",
+                                                       game_tables.get(doc["game"], {})))
+                writer.add_document(**doc)
+                for weight, text in ((5, doc["title"]), (5, doc["aliases"]), (1, doc["body"])):
+                    words = words_of(text)
+                    for word in words:
+                        self.counts[word] = self.counts.get(word, 0) + weight
+                    if weight > 1:
+                        bigrams.update(zip(words, words[1:]))
+                        names.update(words)
+        self.searcher = ix.searcher()
+        self.lock = threading.Lock()  # a Whoosh searcher reads through file objects it shares
+        reader = self.searcher.reader()
+        self.stored = dict(reader.iter_docs())
+        self.doc_game = [self.stored[docnum]["game"] for docnum in range(len(self.stored))]
+        docnums = {fields["id"]: docnum for docnum, fields in self.stored.items()}
+        # a calculator answers for the rules it works out: "odds of a corruption check"
+        self.calculator_rules = {
+            docnums[f"{calculator.game}:calc/{calculator.slug}"]: [
+                docnums[f"{calculator.game}:{entry.id}"] for _, entry in library.entries_for_calculator(calculator.id)]
+            for calculator in _calculators(library)}
+        self.named_terms = {}  # stemmed term or alias -> the glossary entries it names
+        for game, term_id, phrases in glossary_terms(library):
+            for phrase in phrases:
+                self.named_terms.setdefault(" ".join(stems(phrase)), set()).add(docnums[f"{game}:{term_id}"])
         self.game_docs = {}
         for docnum, fields in self.stored.items():
             self.game_docs.setdefault(fields["game"], set()).add(docnum)
-        self.cache = OrderedDict()
-        old = self.searcher
-        self.searcher, self.target = searcher, target
-        if old is not None:
-            old.close()
+        self.terms = {name: frozenset(reader.field_terms(name)) for name in (*TEXT_FIELDS, "concepts")}
+        self.held = (HeldScores(self.searcher, self.terms, {d: f["game"] for d, f in self.stored.items()})
+                     if held_scores else None)
 
-    # query building
+        self.concepts = table
+        self.group_stems = {}
+        for phrase, ids in table.items():
+            for group in ids:
+                self.group_stems.setdefault(group, set()).update(phrase.split())
+        vocabulary = library.vocabulary
+        self.filler = vocabulary.filler if vocabulary else frozenset()
+        self.rewrites = {}  # stemmed player phrase -> {game: rules phrases}
+        player_words, player_pairs = set(), set()  # words players use alone, and pairs they use together
+        for game in library.games:
+            for phrase, rules in (vocabulary.for_game(game) if vocabulary else {}).items():
+                key = " ".join(stems(phrase))
+                if key and key not in {" ".join(stems(r)) for r in rules}:
+                    self.rewrites.setdefault(key, {})[game] = rules
+                    words = phrase.split()
+                    player_pairs.update(zip(words, words[1:]))
+                    if len(words) == 1:
+                        player_words.update((phrase, key))
+        # the words players ask a calculator with ("odds", "who is ahead"): such a query wants one
+        self.calculator_keys = frozenset(
+            " ".join(stems(phrase)) for phrases in (vocabulary.calculators.values() if vocabulary else ())
+            for phrase in phrases) | {"calcul"}
+        self.games = tuple(library.games)
+        self.speller = Speller(self.counts, frozenset(names), frozenset(bigrams), self.filler,
+                               frozenset(player_words), frozenset(player_pairs), lambda word: " ".join(stems(word)))
+        self.sorted_words = sorted(self.counts)
+        self.search = lru_cache(maxsize=CACHE_SIZE)(self._search)
+        self._completions = lru_cache(maxsize=4096)(self._completions)
+
+    # evaluating
+
+    def scores(self, query, game=None):
+        """{docnum: score} of the documents ``query`` matches, in one game or (None) in all."""
+        if self.held:
+            return self.held.scores(query, game, self.game_docs)
+        with self.lock:
+            found = self.searcher.search(query, limit=None, filter=self.game_docs.get(game, set()) if game else None)
+            return {hit.docnum: hit.score for hit in found}
+
+    # reading the query
+
+    def _known(self, token):
+        return any(token in self.terms[f] for f in TEXT_FIELDS)
 
     def _term_query(self, token, boost=1.0):
         # only the fields that hold the word: a field without it would match nothing anyway
         names = [name for name in TEXT_FIELDS if token in self.terms[name]] or ["body"]
         if len(names) == 1:
-            return HeldTerm(names[0], token, boost=boost)
-        return AnyOf([HeldTerm(name, token, boost=boost) for name in names])
+            return wq.Term(names[0], token, boost=boost)
+        return wq.Or([wq.Term(name, token, boost=boost) for name in names])
 
-    def _word_query(self, word, fuzzy, unfinished=False):
-        """A query for one typed word; (query or None, corrected: bool).
+    def _phrase_query(self, words):
+        """Stems in order, in any text field; one stem is a term query."""
+        if len(words) == 1:
+            return self._term_query(words[0])
+        return wq.Or([wq.Phrase(name, list(words)) for name in TEXT_FIELDS])
 
-        An unfinished last word (search as you type) also matches index words it begins.
-        """
+    def _concept_query(self, key):
+        """A glossary term or alias: any phrase of its group, the typed words in a title scoring highest."""
+        words = key.split()
+        alternatives = [wq.Term("concepts", group) for group in self.concepts[key]]
+        alternatives += [wq.Phrase(name, words) if len(words) > 1 else wq.Term(name, key)
+                         for name in ("title", "aliases", "context")]
+        return wq.Or(alternatives)
+
+    def _rules_query(self, phrase):
+        key = " ".join(stems(phrase))
+        if not key:
+            return None
+        return self._concept_query(key) if key in self.concepts else self._phrase_query(key.split())
+
+    def _word_query(self, word, unfinished):
+        """A query for one typed word (hyphenated: joined or split); None if it has no meaning."""
         tokens = [t.text for t in ANALYZER(word)]
         if not tokens:
-            return None, False
-        parts = [t for t in (tok.text for tok in PHRASE_ANALYZER(word))]
+            return None
+        parts = stems(word)
         if len(tokens) > 1 and len(parts) > 1:
-            # hyphenated: the joined form, or the parts in order
-            return AnyOf([self._term_query(tokens[-1]), self._phrase(parts)]), False
+            return wq.Or([self._term_query(tokens[-1]), self._phrase_query(parts)])
         token = tokens[0]
-        completions = self._completions(fold(word)) if unfinished else []
-        alternatives = [self._term_query(c, boost=0.6) for c in completions if c != token]
-        if self._known(token) or not fuzzy:
-            return AnyOf([self._term_query(token), *alternatives]) if alternatives else self._term_query(token), False
-        if alternatives:
-            return AnyOf(alternatives), False
-        candidates = self._one_edit(fold(word))
-        if not candidates:
-            return self._term_query(token), False
-        return AnyOf([self._term_query(c, boost=0.8) for c in candidates]), True
+        alternatives = [self._term_query(token)]
+        if word in NUMBERS or word in NUMBERS.values():
+            other = NUMBERS.get(word) or next(k for k, v in NUMBERS.items() if v == word)
+            alternatives.append(self._term_query(other))
+        if unfinished:
+            alternatives += [self._term_query(c, boost=0.6) for c in self._completions(word) if c != token]
+        return alternatives[0] if len(alternatives) == 1 else wq.Or(alternatives)
 
     def _completions(self, prefix):
-        """Index terms for the commonest index words that begin with ``prefix`` (bounded)."""
+        """Index terms for the commonest rules words that begin with ``prefix`` (bounded)."""
         if len(prefix) < 3:
             return []
         start = bisect.bisect_left(self.sorted_words, prefix)
@@ -497,238 +542,225 @@ class SearchIndex:
             if not word.startswith(prefix):
                 break
             words.append(word)
-        words.sort(key=lambda w: -self.vocabulary[w])
+        words.sort(key=lambda w: -self.counts[w])
         found = []
-        for word in words[:MAX_FUZZY_CANDIDATES]:
+        for word in words[:6]:
             for analysed in ANALYZER(word):
                 if analysed.text not in found and self._known(analysed.text):
                     found.append(analysed.text)
         return found
 
-    def _one_edit(self, word):
-        """Index terms for the index words closest to a typed word that the index lacks.
-
-        Up to one edit for short words and two for words of 7 letters or more, so doubled or
-        swapped letters ("corupption") still land; looked up through a table of deletions
-        built when the index is opened, so the cost is bounded whatever the query.
-        """
-        found = []
-        for candidate in self._close_words(word):
-            for analysed in ANALYZER(candidate):
-                if analysed.text not in found and self._known(analysed.text):
-                    found.append(analysed.text)
-        return found[:MAX_FUZZY_CANDIDATES]
-
-    def _close_words(self, word):
-        """Index words within the allowed edits of ``word``, closest and commonest first."""
-        if len(word) < 4 or len(word) > 30:
-            return []
-        limit = 1 if len(word) < 7 else 2
-        candidates = set()
-        for deletion in _deletions(word, limit):
-            candidates.update(self.deletions.get(deletion, ()))
-        scored = []
-        for candidate in candidates:
-            distance = _edit_distance(word, candidate, limit)
-            if distance <= limit:
-                scored.append((distance, -self.vocabulary.get(candidate, 0), candidate))
-        scored.sort()
-        return [candidate for _, _, candidate in scored]
-
-    def _known(self, token):
-        return any(token in self.terms[f] for f in TEXT_FIELDS)
-
-    def _phrase(self, words):
-        queries = [wq.Phrase(name, list(words)) for name in TEXT_FIELDS] if len(words) > 1 else [
-            self._term_query(words[0])]
-        return AnyOf(queries)
-
-    def _phrase_text(self, text):
-        tokens = [t.text for t in PHRASE_ANALYZER(text)]
-        if not tokens:
-            return None
-        return self._phrase(tokens)
-
-    def parse(self, text, fuzzy=True):
-        """(list of required groups, corrected) for the typed text."""
-        groups = []
-        corrected = False
-        quoted = re.findall(r'"([^"]*)"', text)
+    def parse(self, text, game=None, fuzzy=True):
+        """The plan for a typed query: its groups, corrections and rewrites."""
+        plan = Plan(definition=bool(DEFINITION.match(fold(text))))
+        for phrase in re.findall(r'"([^"]*)"', text):
+            key = stems(phrase)
+            if key:
+                plan.groups.append(Group(typed=phrase, query=self._phrase_query(key)))
         rest = re.sub(r'"[^"]*"', " ", text).replace('"', " ")
-        for phrase in quoted:
-            q = self._phrase_text(phrase)
-            if q is not None:
-                groups.append(q)
-        words = WORD.findall(rest)[:MAX_QUERY_WORDS]
-        words = [w for w in words if fold(w) not in QUESTION_WORDS] or words
-        # each word's stems once: the stems of a run of words are the runs of their stems
-        word_stems = [_typed_word_stems(word) for word in words]
+        # apostrophes dropped: "doesn't" is the filler word doesnt, "player's" the word players
+        words = [fold(w).replace("'", "").replace("’", "") for w in WORD.findall(rest)][:MAX_QUERY_WORDS * 2]
+        unfinished = bool(words) and not text.endswith((" ", '"'))
+        # "bonuses" is the rules' "bonus", whatever the stemmer makes of the two
+        words = [self.speller.singular(word) or word for word in words]
+        alternatives = {}
+        if fuzzy:  # a word being typed stays as it is while the rules have words it begins
+            words, alternatives = self.speller.correct(
+                words, keep=lambda i, word: unfinished and i == len(words) - 1 and bool(self._completions(word)),
+                alternatives=MAX_FUZZY_CANDIDATES)
+            plan.corrected = bool(alternatives)
+        word_stems = [stems(word) for word in words]
+        plan.calculator = any(" ".join(s for one in word_stems[i:i + n] for s in one) in self.calculator_keys
+                              for i in range(len(words)) for n in range(1, MAX_PHRASE_WORDS + 1))
+        meaningful = [w for w in words if w not in self.filler] or words
+        keep_filler = len(meaningful) == len(words)
         i = 0
-        while i < len(words):
-            matched = None
-            for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
-                key = " ".join(stem for one in word_stems[i:i + n] for stem in one)
-                if key in self.concepts and (n > 1 or len(key) > 1):
-                    matched = (n, key)
-                    break
-            if matched:
-                # A glossary term or alias: any phrase of its group matches, the typed words
-                # in a title score highest.
-                n, key = matched
-                alternatives = [HeldTerm("concepts", group) for group in self.concepts[key]]
-                alternatives += [wq.Phrase(name, key.split()) if n > 1 else HeldTerm(name, key)
-                                 for name in ("title", "aliases", "context")]
-                groups.append(AnyOf(alternatives))
+        while i < len(words) and len(plan.groups) < MAX_QUERY_WORDS:
+            found = self._match_phrase(word_stems, i, game)
+            if found:
+                n, group, rewrite = found
+                if group.meaning not in {g.meaning for g in plan.groups}:
+                    plan.groups.append(group)
+                    if rewrite:
+                        plan.rewrites.append(rewrite)
                 i += n
                 continue
-            unfinished = i == len(words) - 1 and not text.endswith((" ", '"'))
-            q, was_corrected = self._word_query(words[i], fuzzy, unfinished)
-            if q is not None:
-                groups.append(q)
-                corrected = corrected or was_corrected
+            word = words[i]
             i += 1
-        return groups, corrected
+            if word in self.filler and not keep_filler:
+                plan.question = True
+                continue
+            if i - 1 in alternatives:
+                choices = [self._word_query(w, False) for w in alternatives[i - 1]]
+                choices = [_boosted([q], 0.8 ** n) for n, q in enumerate(choices) if q is not None]
+                if choices:
+                    plan.groups.append(Group(typed=word, query=wq.Or(choices), term=True, meaning=word,
+                                             key=" ".join(stems(words[i - 1]))))
+                continue
+            query = self._word_query(word, unfinished and i == len(words))
+            if query is not None and word not in {g.meaning for g in plan.groups}:
+                plan.groups.append(Group(typed=word, query=query, term=True, meaning=word, key=" ".join(stems(word))))
+        return plan
 
-    def search(self, text, game=None, limit=10, fuzzy=True):
+    def _match_phrase(self, word_stems, i, game):
+        """The longest glossary or player phrase starting at word i: (words, group, rewrite) or None.
+
+        In each game a phrase means its glossary term if the game has one, else the rules'
+        words the player vocabulary gives for it; the typed words themselves always count too.
+        """
+        for n in range(min(MAX_PHRASE_WORDS, len(word_stems) - i), 0, -1):
+            if not word_stems[i] or not word_stems[i + n - 1]:
+                continue
+            key = " ".join(stem for one in word_stems[i:i + n] for stem in one)
+            if len(key) < 2:
+                continue
+            concepts = [c for c in self.concepts.get(key, ()) if game is None or self.group_game[c] == game]
+            named = {self.group_game[c] for c in concepts}
+            rewrites = {g: rules for g, rules in self.rewrites.get(key, {}).items()
+                        if (game is None or g == game) and g not in named}
+            if not concepts and not rewrites:
+                continue
+            alternatives = [self._phrase_query(key.split())] + [wq.Term("concepts", c) for c in concepts]
+            by_rules = {}
+            for g, rules in rewrites.items():
+                by_rules.setdefault(rules, []).append(g)
+            for rules, games in by_rules.items():
+                found = [q for q in (self._rules_query(r) for r in rules) if q is not None]
+                expansion = _boosted(found, REWRITE_BOOST)
+                if game is None and len(games) < len(self.games):
+                    where = [wq.Term("game", g) for g in games]
+                    expansion = wq.Require(expansion, where[0] if len(where) == 1 else wq.Or(where))
+                alternatives.append(expansion)
+            rules = tuple(dict.fromkeys(r for rs in by_rules for r in rs))
+            group = Group(typed=key, query=wq.Or(alternatives), term=not rules, meaning=(tuple(concepts), rules),
+                          key=key)
+            return n, group, ((key, rewrites) if rewrites else None)
+        return None
+
+    # ranking
+
+    def _search(self, text, game=None, limit=10, fuzzy=True):
         text = (text or "")[:MAX_QUERY_CHARS].replace("\x00", " ")
-        self.current()
-        key = (text, game, limit, fuzzy)
-        with self.lock:
-            cached = self.cache.get(key)
-            if cached is not None:
-                self.cache.move_to_end(key)
-                return cached
-        results = self._search(text, game, limit, fuzzy)
-        with self.lock:
-            self.cache[key] = results
-            if len(self.cache) > CACHE_SIZE:
-                self.cache.popitem(last=False)
-        return results
-
-    def _search(self, text, game, limit, fuzzy):
-        searcher = self.searcher
-        groups, corrected = self.parse(text, fuzzy=fuzzy)
-        if not groups:
-            return Results(query=text, total=0, hits=[], suggestion=None, corrected=False)
-        filter_q = self.game_docs.get(game, set()) if game else None
-        query = AllOf(groups)
-        # The index is small: scoring every match is cheaper than counting them a second time.
-        results = searcher.search(query, limit=None, filter=filter_q)
-        if results.scored_length() == 0 and len(groups) > 1:
-            query = AnyOf(groups)
-            results = searcher.search(query, limit=None, filter=filter_q)
-        total = results.scored_length()
-        marked = self._marked_stems(query)
-        hits = [self._hit(self.stored[docnum], marked) for _, docnum in results.top_n[:limit]]
-        suggestion = self.suggest(text) if (corrected or not hits) else None
-        if suggestion and not hits and not self._has_hits(suggestion, filter_q):
+        plan = self.parse(text, game=game, fuzzy=fuzzy)
+        ranked, marked = self.rank(plan, game)
+        hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
+        suggestion = self.suggest(text) if (plan.corrected or not hits) else None
+        if suggestion and not hits and not self.rank(self.parse(suggestion, game, fuzzy=False), game)[0]:
             suggestion = None  # offer only a correction that finds something
-        return Results(query=text, total=total, hits=hits, suggestion=suggestion, corrected=corrected)
+        # the rewrites behind the first answer, in its game's words
+        shown = self.stored[ranked[0]]["game"] if ranked else None
+        rewrites = tuple(Rewrite(typed=self._typed(text, key), rules=by_game[shown])
+                         for key, by_game in plan.rewrites if shown in by_game)
+        return Results(query=text, total=len(ranked), hits=hits, suggestion=suggestion,
+                       corrected=plan.corrected, rewrites=rewrites)
 
-    def _has_hits(self, text, filter_q):
-        groups, _ = self.parse(text, fuzzy=False)
+    def rank(self, plan, game=None):
+        """(docnums best first, stems to mark in snippets) for a plan."""
+        allowed = self.game_docs.get(game, set()) if game else None
+        groups = []
+        for group in plan.groups:
+            found = self.scores(group.query, game)
+            if found and plan.calculator:
+                found = dict(found)
+                for calculator, rules in self.calculator_rules.items():
+                    if allowed is None or calculator in allowed:
+                        inherited = max((found.get(rule, 0.0) for rule in rules), default=0.0)
+                        if inherited > found.get(calculator, 0.0):
+                            found[calculator] = inherited
+            if found:
+                groups.append((group, found))
         if not groups:
-            return False
-        return self.searcher.search(AnyOf(groups), limit=1, filter=filter_q).scored_length() > 0
+            return [], frozenset()
+        population = len(allowed) if allowed is not None else len(self.stored)
+        weights = [math.log(1 + population / len(found)) ** RARITY for _, found in groups]  # rare words say more
+        total_weight = sum(weights)
+        lone = plan.definition or (len(groups) == 1 and groups[0][0].term and not plan.question)
+        coverage, score, fit, matched = {}, {}, {}, {}
+        game_of = self.doc_game
+        for weight, (_, found) in zip(weights, groups):
+            share = weight / total_weight
+            best_in = {}  # each game's best match for this group
+            for docnum, value in found.items():
+                if value > best_in.get(game_of[docnum], 0.0):
+                    best_in[game_of[docnum]] = value
+            scale = {g: share / value for g, value in best_in.items()}  # the best match in a game counts in full
+            for docnum, value in found.items():
+                credit = value * scale[game_of[docnum]]
+                coverage[docnum] = coverage.get(docnum, 0.0) + (credit if credit < share else share)
+                matched[docnum] = matched.get(docnum, 0) + 1
+                score[docnum] = score.get(docnum, 0.0) + value
+            best = max(best_in.values())
+            for g, value in best_in.items():  # how well each game answers this part of the question
+                fit[g] = fit.get(g, 0.0) + share * value / best
+        if game is not None:
+            fit = {}
+        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION, "section": SECTION_FACTOR,
+                  "calculator": CALCULATOR_FACTOR_ASKED if plan.calculator else CALCULATOR_FACTOR_NOT_ASKED}
+        best = max(score.values())
 
-    def _marked_stems(self, query):
+        # a lone term, or "what is" one, is answered by the glossary entry it names
+        named = self.named_terms.get(groups[0][0].key, ()) if lone and len(groups) == 1 else ()
+
+        def key(docnum):
+            stored = self.stored[docnum]
+            share = coverage[docnum] + GAME_FIT * fit.get(stored["game"], 0.0)
+            every = ALL_BONUS if matched[docnum] == len(groups) else 0.0
+            return (docnum in named,
+                    round((share + every + SCORE_WEIGHT * score[docnum] / best) * factor.get(stored["kind"], 1.0), 9),
+                    -docnum)
+
+        ranked = sorted(score, key=key, reverse=True)
+        return ranked, self._marked_stems(group.query for group, _ in groups)
+
+    def _marked_stems(self, queries):
         """The stems a snippet should mark: the query's terms and its glossary groups' words."""
         marked = set()
-        groups = set()
-        for field, value in query.iter_all_terms():
-            value = value.decode() if isinstance(value, bytes) else value
-            if field == "concepts":
-                groups.add(value)
-            elif field in TEXT_FIELDS:
-                marked.add(value)
-        for group in groups:
-            marked.update(self.group_stems.get(group, ()))
+        for query in queries:
+            for fieldname, value in query.iter_all_terms():
+                value = value.decode() if isinstance(value, bytes) else value
+                if fieldname == "concepts":
+                    marked.update(self.group_stems.get(value, ()))
+                elif fieldname in TEXT_FIELDS:
+                    marked.add(value)
         return frozenset(marked)
 
-    def _hit(self, hit, marked):
-        return Hit(id=hit["id"], game=hit["game"], section=hit["section"], kind=hit["kind"],
-                   title=hit["title"], url=hit["url"], snippet=snippet(hit["body"], marked),
-                   trail=list(hit["trail"]))
+    def _hit(self, stored, marked):
+        return Hit(id=stored["id"], game=stored["game"], section=stored["section"], kind=stored["kind"],
+                   title=stored["title"], url=stored["url"], snippet=snippet(stored["body"], marked),
+                   trail=list(stored["trail"]))
+
+    @staticmethod
+    def _typed(text, key):
+        """The words the player typed for a stemmed phrase (as typed, folded)."""
+        words = [fold(w) for w in WORD.findall(text)]
+        n = len(key.split())
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + n + 2) + 1):
+                if " ".join(s for w in words[i:j] for s in stems(w)) == key:
+                    return " ".join(words[i:j])
+        return key
 
     def suggest(self, text):
-        """The query with each unknown word replaced by the closest index word, or None."""
-        words = surface_words(re.sub(r'["]', " ", text))[:MAX_QUERY_WORDS]
-        changed = False
-        out = []
-        for word in words:
-            if word in self.vocabulary or len(word) < 3 or word.isdigit():
-                out.append(word)
-                continue
-            best = self._closest(word)
-            if not best:
-                return None  # a word with nothing close: no honest suggestion
-            out.append(best)
-            changed = True
-        return " ".join(out) if changed else None
-
-    def _closest(self, word):
-        close = self._close_words(word)
-        return close[0] if close else None
-
-
-def _deletions(word, depth):
-    """``word`` and every string made by deleting up to ``depth`` letters from it."""
-    found = {word}
-    frontier = {word}
-    for _ in range(depth):
-        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
-        found |= frontier
-    return found
-
-
-def _deletion_table(vocabulary):
-    table = {}
-    for word in vocabulary:
-        if 4 <= len(word) <= 30 and not word.isdigit():
-            for deletion in _deletions(word, 2):
-                table.setdefault(deletion, []).append(word)
-    return table
-
-
-def _edit_distance(a, b, limit):
-    """Levenshtein distance with transpositions, giving up above ``limit``."""
-    previous = list(range(len(b) + 1))
-    before = None
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        row_min = i
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                value = min(value, before[j - 2] + 1)
-            current.append(value)
-            row_min = min(row_min, value)
-        if row_min > limit:
-            return limit + 1
-        before, previous = previous, current
-    return previous[-1]
-
-
-@lru_cache(maxsize=20000)
-def _typed_word_stems(word):
-    return stems(word)
-
-
-@lru_cache(maxsize=20000)
-def _word_stems(word):
-    return frozenset(t.text for t in ANALYZER(word)) | frozenset(t.text for t in PHRASE_ANALYZER(word))
+        """The query with each word the rules never use replaced by the closest rules word, or None."""
+        return self.speller.suggest(words_of(re.sub(r'["]', " ", text))[:MAX_QUERY_WORDS])
 
 
 @lru_cache(maxsize=4096)
 def _body_words(body):
-    """Each word of a stored body with its stems, worked out once per document."""
-    return tuple((m, _word_stems(m.group())) for m in WORD.finditer(body))
+    """The words of a stored body, and for each stem the places of the words that have it."""
+    words = list(WORD.finditer(body))
+    places = {}
+    for place, match in enumerate(words):
+        word = match.group()
+        for stem in {t.text for t in ANALYZER(word)} | {t.text for t in PHRASE_ANALYZER(word)}:
+            places.setdefault(stem, []).append(place)
+    return words, places
 
 
 def snippet(body, marked, width=180):
     """An escaped excerpt of ``body`` around its first matching word, matches in <mark>."""
-    hits = [m for m, word_stems in _body_words(body) if word_stems & marked] if marked else []
+    words, places = _body_words(body)
+    hits = [words[i] for i in sorted({i for stem in marked if stem in places for i in places[stem]})]
     if not hits:
         return Markup(escape(body[:width] + ("…" if len(body) > width else "")))
     start = max(0, hits[0].start() - 50)
@@ -752,31 +784,16 @@ def snippet(body, marked, width=180):
     return Markup("".join(out))
 
 
-class IndexMissing(RuntimeError):
-    """The instance folder has no index, or one that cannot be read: `redbook build-index` makes one."""
-
-
 def get_search_index() -> SearchIndex:
     return current_app.extensions["redbook.search"]
 
 
 def search(text, game=None, limit=10, fuzzy=True) -> Results:
+    """The rules that answer ``text``, best first (the public way to ask; /healthz uses it too)."""
     return get_search_index().search(text, game=game, limit=limit, fuzzy=fuzzy)
 
 
 def init_app(app):
-    """Make the index current at start (unless configured off) and register the CLI command."""
+    """Build the search index in memory from the app's loaded content."""
     library = app.extensions["redbook.library"]
-    if app.config.get("BUILD_INDEX_ON_START", True):
-        with app.app_context():
-            build_index()
-    app.extensions["redbook.search"] = SearchIndex(app.instance_path)
-
-    import click
-
-    @app.cli.command("build-index")
-    @click.option("--force", is_flag=True)
-    def build_index_command(force):
-        """Build the search index into the instance folder."""
-        path, seconds = build_index(force=force)
-        click.echo(f"index built in {seconds:.2f} s at {path}" if seconds is not None else f"index up to date at {path}")
+    app.extensions["redbook.search"] = SearchIndex(library, held_scores=app.config.get("SEARCH_HELD_SCORES", True))

@@ -36,8 +36,6 @@ def search_operation():
                 "200": {"description": "Matching rules, best first",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchResults"}}}},
                 **_error_responses(),
-                "503": {"description": "The search index is missing or cannot be read; the message says what to run.",
-                        "content": {"application/json": {"schema": ERROR}}},
             },
         }
     }
@@ -76,12 +74,18 @@ def document():
         "components": {"schemas": {
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
             "SearchResults": {
-                "type": "object", "required": ["query", "total", "results", "suggestion"],
+                "type": "object", "required": ["query", "total", "results", "suggestion", "rewrites"],
                 "properties": {
                     "query": {"type": "string"}, "total": {"type": "integer"},
                     "suggestion": {"type": "string", "nullable": True},
-                    "results": {"type": "array", "items": {"type": "object", "required": ["id", "game", "section", "title", "url", "snippet"],
-                                "properties": {k: {"type": "string"} for k in ("id", "game", "section", "kind", "title", "url", "snippet")}}},
+                    "results": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["id", "game", "section", "kind", "title", "url", "snippet", "game_title", "section_title"],
+                        "properties": {k: {"type": "string"} for k in (
+                            "id", "game", "section", "kind", "title", "url", "snippet", "game_title", "section_title")}}},
+                    "rewrites": {"type": "array", "description": "Player words also searched as the rules' words",
+                                 "items": {"type": "object", "required": ["from", "to"], "properties": {
+                                     "from": {"type": "string"}, "to": {"type": "array", "items": {"type": "string"}}}}},
                 },
             },
         }},

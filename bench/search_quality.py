@@ -1,0 +1,140 @@
+"""Search quality on the player questions (run: python bench/search_quality.py).
+
+Every question in tests/player_questions/<game>.yaml is asked through webapp.search.search, once
+with its game's filter and once without, and ranked against the content ids that answer it:
+
+- top-1: share of questions whose first result is one of the expected ids;
+- top-3: share with an expected id among the first three;
+- MRR: mean of 1 / (rank of the first expected id) over the first 10 results (0 if none).
+
+Questions marked `held_out: true` (every third of each file) are never used to tune search;
+the table shows them apart from the tuning part. `--misses` lists the tuning questions that
+miss the top 3, for tuning; the held-back ones are not listed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+QUESTIONS = ROOT / "tests" / "player_questions"
+DEPTH = 10  # results read for the MRR
+
+
+@dataclass(frozen=True)
+class Question:
+    game: str
+    text: str
+    expect: tuple  # full ids, "game:id"
+    held_out: bool
+
+
+def load_questions(folder=QUESTIONS):
+    """Every player question, in file order, its expected ids prefixed with its game."""
+    import yaml
+
+    questions = []
+    for path in sorted(Path(folder).glob("*.yaml")):
+        game = path.stem
+        for item in yaml.safe_load(path.read_text(encoding="utf-8")):
+            questions.append(Question(game=game, text=item["q"], expect=tuple(f"{game}:{e}" for e in item["expect"]),
+                                      held_out=bool(item.get("held_out", False))))
+    return questions
+
+
+def rank(ids, expect):
+    """1-based rank of the first expected id among ``ids``, or None."""
+    for position, found in enumerate(ids, 1):
+        if found in expect:
+            return position
+    return None
+
+
+@dataclass
+class Score:
+    count: int
+    top1: float
+    top3: float
+    mrr: float
+    misses: list  # (question, ids) whose expected ids are not in the top 3
+
+
+def measure(search, questions, filtered):
+    """Score ``questions`` with ``search(text, game=..., limit=...)``, with or without each game's filter."""
+    top1 = top3 = reciprocal = 0.0
+    misses = []
+    for question in questions:
+        results = search(question.text, game=question.game if filtered else None, limit=DEPTH)
+        ids = [hit.id for hit in results.hits]
+        where = rank(ids, question.expect)
+        top1 += where == 1
+        top3 += where is not None and where <= 3
+        reciprocal += 1 / where if where else 0.0
+        if where is None or where > 3:
+            misses.append((question, ids[:3]))
+    count = len(questions) or 1
+    return Score(len(questions), top1 / count, top3 / count, reciprocal / count, misses)
+
+
+def scores(app, questions=None):
+    """{(part, filtered): Score} for part in tuning, held out, all."""
+    from webapp.search import search
+
+    questions = load_questions() if questions is None else questions
+    parts = {"tuning": [q for q in questions if not q.held_out], "held out": [q for q in questions if q.held_out],
+             "all": questions}
+    with app.app_context():
+        return {(part, filtered): measure(search, chosen, filtered)
+                for part, chosen in parts.items() for filtered in (True, False)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list the tuning questions missing the top 3")
+    args = parser.parse_args(argv)
+
+    from webapp import create_app
+
+    app = create_app()
+    questions = load_questions()
+    table = scores(app, questions)
+    games = sorted({q.game for q in questions})
+    print(f"Search quality: {len(questions)} player questions in {len(games)} games "
+          f"({sum(q.held_out for q in questions)} held back from tuning); ranks over the first {DEPTH} results")
+    header = f"{'part':10} {'game filter':12} {'questions':>9} {'top-1':>7} {'top-3':>7} {'MRR':>6}"
+    print(header)
+    print("-" * len(header))
+    for part in ("tuning", "held out", "all"):
+        for filtered in (True, False):
+            s = table[(part, filtered)]
+            print(f"{part:10} {'with' if filtered else 'without':12} {s.count:9} {s.top1:7.1%} {s.top3:7.1%} {s.mrr:6.3f}")
+    print()
+    print("By game, all questions")
+    header = f"{'game':12} {'questions':>9} {'top-1 with':>10} {'top-3 with':>10} {'top-1 without':>13} {'top-3 without':>13}"
+    print(header)
+    print("-" * len(header))
+    from webapp.search import search
+
+    with app.app_context():
+        for game in games:
+            chosen = [q for q in questions if q.game == game]
+            with_filter, without = measure(search, chosen, True), measure(search, chosen, False)
+            print(f"{game:12} {len(chosen):9} {with_filter.top1:10.1%} {with_filter.top3:10.1%} "
+                  f"{without.top1:13.1%} {without.top3:13.1%}")
+    if args.misses:
+        for filtered in (True, False):
+            print()
+            print(f"Tuning questions missing the top 3, {'with' if filtered else 'without'} the game filter:")
+            for question, ids in table[("tuning", filtered)].misses:
+                print(f"  {question.game}: {question.text!r} expects {', '.join(question.expect)}; got {', '.join(ids) or 'nothing'}")
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    main()

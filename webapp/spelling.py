@@ -1,0 +1,129 @@
+"""Typos corrected to the rules' own words: "corupption" is corruption, "skys" skies, not says.
+
+A word the rules never use, and players do not use either, is replaced by the closest word the
+rules do use: one edit away for short words, two for long ones, and two for any word when the
+correction is a word of the rules' titles and names or makes, with a neighbouring word, a pair
+the rules use ("serch dice": search dice). Candidates come from a table of deletions built once,
+so the cost of a correction is bounded whatever is typed.
+"""
+from __future__ import annotations
+
+MAX_EDITS = 2
+MAX_WORD = 30
+
+
+class Speller:
+    """Corrections drawn from the rules' vocabulary, preferring its names and the pairs it uses."""
+
+    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of):
+        self.counts = counts  # word -> how much the rules use it (titles and names count more)
+        self.names = names  # words of titles, names and aliases
+        self.pairs = pairs | player_pairs  # pairs of words the rules (or players) use together
+        self.filler = filler  # never a correction: "skys" is not "says"
+        self.player_words = player_words  # words (and their stems) players use on their own
+        self.player_pairs = player_pairs
+        self.key_of = key_of  # a word's stems, as the player vocabulary is keyed
+        self.deletions = {}
+        for word in counts:
+            if 3 <= len(word) <= MAX_WORD and not word.isdigit():
+                for deletion in _deletions(word, MAX_EDITS):
+                    self.deletions.setdefault(deletion, []).append(word)
+
+    def singular(self, word):
+        """The rules' singular of a plural they never print ("bonuses": bonus), or None."""
+        if word in self.counts or not word.endswith("s"):
+            return None
+        for singular in (word[:-3] + "y", word[:-2], word[:-1]):
+            if singular in self.counts and len(singular) > 2:
+                return singular
+        return None
+
+    def familiar(self, word, neighbours):
+        """Whether a typed word needs no correction: the rules or players use it, or it is a number."""
+        before, after = neighbours
+        return (word in self.counts or word in self.filler or word.isdigit() or len(word) < 3
+                or word in self.player_words or self.key_of(word) in self.player_words
+                or (before, word) in self.player_pairs or (word, after) in self.player_pairs)
+
+    def close_words(self, word, neighbours=(None, None)):
+        """Rules words within the allowed edits of ``word``, likeliest first."""
+        if len(word) < 3 or len(word) > MAX_WORD:
+            return []
+        before, after = neighbours
+        candidates = set()
+        for deletion in _deletions(word, MAX_EDITS):
+            candidates.update(self.deletions.get(deletion, ()))
+        scored = []
+        for candidate in candidates - self.filler:
+            paired = (before, candidate) in self.pairs or (candidate, after) in self.pairs
+            named = candidate in self.names
+            limit = MAX_EDITS if (paired or named or len(word) >= 7) else 1
+            if abs(len(candidate) - len(word)) > limit:
+                continue
+            distance = edit_distance(word, candidate, limit)
+            if distance <= limit:
+                scored.append((not paired, distance, not named, -self.counts.get(candidate, 0), candidate))
+        scored.sort()
+        return [candidate for *_, candidate in scored]
+
+    def correct(self, words, keep, alternatives=3):
+        """(the words with unfamiliar ones corrected, {position: the likeliest corrections}).
+
+        ``keep(position, word)`` says a word stays as typed (a prefix being typed, say).
+        """
+        out = list(words)
+        found = {}
+        for i, word in enumerate(words):
+            neighbours = (out[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None)
+            if self.familiar(word, neighbours) or keep(i, word):
+                continue
+            close = self.close_words(word, neighbours)
+            if close:
+                out[i] = close[0]
+                found[i] = close[:alternatives]
+        return out, found
+
+    def suggest(self, words):
+        """The words with each unfamiliar one replaced by its likeliest correction; None if none
+        changed or one has nothing close (no honest suggestion then)."""
+        out = []
+        for i, word in enumerate(words):
+            neighbours = (out[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None)
+            if self.familiar(word, neighbours):
+                out.append(word)
+                continue
+            close = self.close_words(word, neighbours)
+            if not close:
+                return None
+            out.append(close[0])
+        return " ".join(out) if out != list(words) else None
+
+
+def _deletions(word, depth):
+    """``word`` and every string made by deleting up to ``depth`` letters from it."""
+    found = {word}
+    frontier = {word}
+    for _ in range(depth):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        found |= frontier
+    return found
+
+
+def edit_distance(a, b, limit):
+    """Levenshtein distance with transpositions, giving up above ``limit``."""
+    previous = list(range(len(b) + 1))
+    before = None
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        row_min = i
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, before[j - 2] + 1)
+            current.append(value)
+            row_min = min(row_min, value)
+        if row_min > limit:
+            return limit + 1
+        before, previous = previous, current
+    return previous[-1]
