@@ -1,4 +1,5 @@
-// Search as you type: the search box lists the best matches from /api/search.
+// Search as you type: the search box lists the best matches from /api/search, each with its
+// game and section in words and a short snippet (the API marks matches with <mark> only).
 (function () {
   "use strict";
   var input = document.querySelector("[data-live-search]");
@@ -7,6 +8,29 @@
   var timer = null, lastQuery = "", controller = null;
 
   function clear() { box.hidden = true; box.textContent = ""; }
+
+  // The snippet as text nodes, with its <mark> runs as <mark> elements: nothing else is parsed.
+  function markedText(snippet) {
+    var out = document.createDocumentFragment();
+    snippet.split(/(<mark>.*?<\/mark>)/).forEach(function (part) {
+      var found = /^<mark>(.*)<\/mark>$/.exec(part);
+      var text = decode(found ? found[1] : part);
+      if (!text) return;
+      if (found) {
+        var mark = document.createElement("mark");
+        mark.textContent = text;
+        out.appendChild(mark);
+      } else {
+        out.appendChild(document.createTextNode(text));
+      }
+    });
+    return out;
+  }
+
+  function decode(escaped) {
+    return escaped.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#34;|&quot;/g, '"')
+      .replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  }
 
   function render(data) {
     box.textContent = "";
@@ -25,9 +49,15 @@
         title.textContent = hit.title;
         var trail = document.createElement("span");
         trail.className = "trail";
-        trail.textContent = hit.game + " · " + hit.section;
+        trail.textContent = hit.section_title ? hit.game_title + " › " + hit.section_title : hit.game_title;
         link.appendChild(title);
         link.appendChild(trail);
+        if (hit.snippet) {
+          var snippet = document.createElement("span");
+          snippet.className = "live-snippet";
+          snippet.appendChild(markedText(hit.snippet));
+          link.appendChild(snippet);
+        }
         item.appendChild(link);
         list.appendChild(item);
       });
