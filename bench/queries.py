@@ -241,13 +241,13 @@ class QueryMaker:
 def build_queries(library=None, count: int = DEFAULT_COUNT, seed: int = SEED) -> list[Query]:
     """``count`` queries with distinct texts, always the same ones for the same content and seed.
 
-    ``library`` defaults to the project's content (webapp.content.load_library).
+    ``library`` defaults to the project's content, as the app reads it.
     """
     if library is None:
         import webapp
-        from webapp.content import load_library
+        from webapp.content_store import read_library
 
-        library = load_library(webapp.PROJECT_ROOT / "content")
+        library = read_library(webapp.PROJECT_ROOT / "content")
     maker = QueryMaker(library, seed)
     kinds = list(KIND_WEIGHTS)
     weights = [KIND_WEIGHTS[k] for k in kinds]

@@ -78,6 +78,7 @@ run() {
 }
 
 run "queries"         bench/queries.py --sample 12
+run "search quality"  bench/search_quality.py
 run "search latency"  bench/search_latency.py "${LATENCY_ARGS[@]}"
 run "hostile search"  bench/search_edge_cases.py "${EDGE_ARGS[@]}"
 run "page cache"      bench/page_cache.py "${PAGE_CACHE_ARGS[@]}"

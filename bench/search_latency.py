@@ -1,25 +1,25 @@
 """In-process search latency and index build time (run: python bench/search_latency.py).
 
-The app is created with its instance folder in a temporary directory, so the project's own
-index is never touched. Then, inside an app context:
+The app is created as it is served (the index built in memory from the content). Then, inside
+an app context:
 
 - every query of bench/queries.py is run through webapp.search.search(text, game, limit,
-  fuzzy=...) with the one-edit fallback on and off, several passes each, timed one by one with
+  fuzzy=...) with typo correction on and off, several passes each, timed one by one with
   time.perf_counter. The search index keeps a cache of recent results; it is emptied before
   every timed call, so these figures are for a query the worker has not just answered. The
   table gives p50, p90, p99 and the slowest query per mode, and p50/p99 per kind of query;
 - the same query asked again at once (an answer from the result cache), for comparison;
-- the index is written (webapp.search.write_index) into a fresh temporary folder several times;
-- a new SearchIndex opens the built index several times (what each worker pays on its first search).
+- the same queries through an index without the fast path (plain Whoosh searches, the
+  reference the fast path must rank exactly like): what the fast path buys;
+- the index is built from the loaded content several times, with and without the fast path's
+  table (what create_app pays at start).
 """
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import statistics
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -44,10 +44,8 @@ def percentile(sorted_values, p):
 
 
 def forget_results(index):
-    """Empty the index's cache of recent results, if it has one."""
-    cache = getattr(index, "cache", None)
-    if cache is not None and hasattr(cache, "clear"):
-        cache.clear()
+    """Empty the index's cache of recent results."""
+    index.search.cache_clear()
 
 
 def time_queries(search, index, queries, fuzzy, repetitions):
@@ -74,34 +72,19 @@ def time_repeats(search, queries):
     return timings
 
 
-def time_builds(write_index, library, repetitions):
-    runs = []
-    for _ in range(repetitions):
-        with tempfile.TemporaryDirectory(prefix="redbook-bench-build-") as folder:
-            start = time.perf_counter()
-            write_index(folder, library)
-            runs.append(time.perf_counter() - start)
-    return runs
-
-
-def time_opens(search_module, instance_path, library, repetitions):
-    # SearchIndex has taken the glossary synonyms as a second argument in some versions
-    takes_synonyms = len(inspect.signature(search_module.SearchIndex).parameters) > 1
-    arguments = (instance_path, library.synonyms) if takes_synonyms else (instance_path,)
+def time_builds(search_module, library, repetitions, held_scores):
     runs = []
     for _ in range(repetitions):
         start = time.perf_counter()
-        index = search_module.SearchIndex(*arguments)
-        index.current()
+        search_module.SearchIndex(library, held_scores=held_scores)
         runs.append(time.perf_counter() - start)
-        index.searcher.close()
     return runs
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repetitions", type=int, default=REPETITIONS, help="passes over the query set per mode")
-    parser.add_argument("--builds", type=int, default=BUILD_REPETITIONS, help="index builds to time")
+    parser.add_argument("--builds", type=int, default=BUILD_REPETITIONS, help="index builds to time, each kind")
     parser.add_argument("--count", type=int, default=None, help="number of queries (default: all of bench/queries.py)")
     parser.add_argument("--wait-quiet", type=int, default=120, metavar="SECONDS",
                         help="wait up to this long for other processes to leave the CPU idle (0: do not wait)")
@@ -111,31 +94,32 @@ def main(argv=None):
     from webapp import create_app
     from webapp import search as search_module
 
-    with tempfile.TemporaryDirectory(prefix="redbook-bench-instance-") as instance:
-        started = time.perf_counter()
-        app = create_app({"INSTANCE_PATH": instance})
-        create_seconds = time.perf_counter() - started
-        library = app.extensions["redbook.library"]
-        queries = build_queries(library) if args.count is None else build_queries(library, count=args.count)
+    started = time.perf_counter()
+    app = create_app()
+    create_seconds = time.perf_counter() - started
+    library = app.extensions["redbook.library"]
+    queries = build_queries(library) if args.count is None else build_queries(library, count=args.count)
 
-        with app.app_context():
-            search = search_module.search
-            index = search_module.get_search_index()
-            for q in queries[:200]:  # warm up: open the index, load the code paths
-                search(q.text, game=q.game, limit=LIMIT)
-            modes = {}
-            with OtherCpu([]) as other:
-                for fuzzy in (True, False):
-                    modes[fuzzy] = time_queries(search, index, queries, fuzzy, args.repetitions)
-            repeats = sorted(time_repeats(search, queries))
-            builds = time_builds(search_module.write_index, library, args.builds)
-            opens = time_opens(search_module, instance, library, args.builds)
+    with app.app_context():
+        search = search_module.search
+        index = search_module.get_search_index()
+        for q in queries[:200]:  # warm up: load the code paths
+            search(q.text, game=q.game, limit=LIMIT)
+        modes = {}
+        with OtherCpu([]) as other:
+            for fuzzy in (True, False):
+                modes[fuzzy] = time_queries(search, index, queries, fuzzy, args.repetitions)
+        repeats = sorted(time_repeats(search, queries))
+        plain = search_module.SearchIndex(library, held_scores=False)
+        plain_times, _ = time_queries(plain.search, plain, queries, True, 1)
+        builds = time_builds(search_module, library, args.builds, True)
+        plain_builds = time_builds(search_module, library, args.builds, False)
 
     print(f"Search latency in process: {len(queries)} distinct queries, limit {LIMIT}, result cache emptied before "
           f"each call, {args.repetitions} passes per mode (each query's median over the passes), milliseconds")
     print(f"  {machine_line()}; other processes used {other.cores:.2f} cores during the timing"
           + (f" ({quiet:.2f} at start)" if quiet is not None else ""))
-    header = (f"{'fuzzy fallback':22} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7} {'mean':>7} {'queries/s':>10} "
+    header = (f"{'typo correction':22} {'p50':>7} {'p90':>7} {'p99':>7} {'max':>7} {'mean':>7} {'queries/s':>10} "
               f"{'no hits':>8} {'suggested':>9}")
     print(header)
     print("-" * len(header))
@@ -167,22 +151,28 @@ def main(argv=None):
               f"{times_on[-1]:7.2f}   {percentile(times_off, 50):7.2f} {percentile(times_off, 99):7.2f}")
     print()
     slowest = sorted(range(len(queries)), key=lambda i: on[i], reverse=True)[:5]
-    print("Slowest queries, fuzzy fallback on:")
+    print("Slowest queries, typo correction on:")
     for i in slowest:
         q = queries[i]
         print(f"  {on[i]:7.2f} ms  {q.kind:12} {q.game or '-':11} {q.text}")
+    print()
+    plain_sorted = sorted(plain_times)
+    print(f"Without the fast path (plain Whoosh searches, 1 pass, fuzzy on): p50 {percentile(plain_sorted, 50):.2f}, "
+          f"p99 {percentile(plain_sorted, 99):.2f}, mean {statistics.fmean(plain_times):.2f} ms "
+          f"(fast path: mean {statistics.fmean(on):.2f} ms)")
     print()
     print("Index, seconds")
     header = f"{'step':44} {'median':>7} {'best':>7} {'worst':>7}"
     print(header)
     print("-" * len(header))
-    print(f"{'write_index (build into a new folder)':44} {statistics.median(builds):7.3f} {min(builds):7.3f} {max(builds):7.3f}")
-    print(f"{'open the index (first search in a worker)':44} {statistics.median(opens):7.3f} {min(opens):7.3f} {max(opens):7.3f}")
-    print(f"{'create_app with no index (load + build)':44} {create_seconds:7.3f} {'':7} {'':7}")
+    print(f"{'build in memory, with the fast path table':44} {statistics.median(builds):7.3f} {min(builds):7.3f} {max(builds):7.3f}")
+    print(f"{'build in memory, plain Whoosh':44} {statistics.median(plain_builds):7.3f} {min(plain_builds):7.3f} "
+          f"{max(plain_builds):7.3f}")
+    print(f"{'create_app (load and check content, build)':44} {create_seconds:7.3f} {'':7} {'':7}")
     p99_on = percentile(sorted(on), 99)
     verdict = "inside" if p99_on < TARGET_P99_MS else "OUTSIDE"
     print()
-    print(f"in-process p99 with fuzzy fallback {p99_on:.1f} ms: {verdict} the {TARGET_P99_MS} ms /api/search p99 target "
+    print(f"in-process p99 with typo correction {p99_on:.1f} ms: {verdict} the {TARGET_P99_MS} ms /api/search p99 target "
           f"(before any HTTP, queueing or second worker)")
 
 

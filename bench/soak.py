@@ -159,10 +159,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     stop_on_sigterm()
 
-    from webapp.content import load_library
+    from webapp.content_store import read_library
     import webapp
 
-    library = load_library(webapp.PROJECT_ROOT / "content")
+    library = read_library(webapp.PROJECT_ROOT / "content")
     queries = build_queries(library)
     lists = request_lists(library, queries)
     jobs = schedule(lists, args.warmup + args.requests)
