@@ -42,8 +42,14 @@ page = client.get("/search", query_string={"q": "corupption check"})
 print(json.dumps({"api": api.status_code, "ids": [hit["id"] for hit in api.get_json()["results"]],
                   "page": page.status_code, "text": page.get_data(as_text=True)}))
 """
-# as root, file modes do not stop writes: the checkout is also mounted read-only where that is allowed
-READ_ONLY_MOUNT = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && cd "$0" && exec "$@"'
+# As root, file modes do not stop writes: where mounts are allowed, the checkout and the temp
+# folders are also mounted read-only, so nothing at all can be written (not even temp files).
+READ_ONLY_MOUNT = """
+for folder in "$0" /tmp /var/tmp; do
+  if [ -d "$folder" ]; then mount --bind "$folder" "$folder" && mount -o remount,bind,ro "$folder" || exit 97; fi
+done
+cd "$0" && exec "$@"
+"""
 
 
 def read_only_copy(target):
@@ -65,7 +71,7 @@ def run_read_only(checkout):
     if os.geteuid() == 0 and shutil.which("unshare"):
         mounted = subprocess.run(["unshare", "-m", "sh", "-c", READ_ONLY_MOUNT, str(checkout), *command],
                                  cwd=checkout, env=env, capture_output=True, text=True, timeout=120)
-        if not mounted.stderr.startswith(("unshare:", "mount:")):  # else: mounts are not allowed here
+        if mounted.returncode != 97 and not mounted.stderr.startswith("unshare:"):  # else: no mounts here
             return mounted
     return subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, timeout=120)
 

@@ -394,11 +394,23 @@ def _game_terms(query):
 
 # --- the index ----------------------------------------------------------------------------
 
+class MemoryStorage(RamStorage):
+    """Whoosh's RamStorage with its temporary files in memory too.
+
+    RamStorage writes the temporary files of a commit to a folder in the system's temp
+    directory, one name for every index: a read-only machine could not build it, and two
+    processes building at once would remove each other's files.
+    """
+
+    def temp_storage(self, name=None):
+        return RamStorage()
+
+
 class SearchIndex:
     """The content's search index, built in memory when the app is created."""
 
     def __init__(self, library, held_scores=True):
-        ix = RamStorage().create_index(SCHEMA)
+        ix = MemoryStorage().create_index(SCHEMA)
         # the synonyms of one game: a glossary term and its aliases
         groups = [(game, phrases) for game, _, phrases in glossary_terms(library) if len(phrases) > 1]
         table = concept_table([phrases for _, phrases in groups])
