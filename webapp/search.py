@@ -808,4 +808,4 @@ def search(text, game=None, limit=10, fuzzy=True) -> Results:
 def init_app(app):
     """Build the search index in memory from the app's loaded content."""
     library = app.extensions["redbook.library"]
-    app.extensions["redbook.search"] = SearchIndex(library, held_scores=app.config.get("SEARCH_HELD_SCORES", True))
+    app.extensions["redbook.search"] = SearchIndex(library)
