@@ -49,11 +49,9 @@ NUMBERS = dict(zip("one two three four five six seven eight nine ten".split(), m
 # "what is X", "what does X mean", "define X": a question about one term, answered by the glossary
 DEFINITION = re.compile(r"^\s*(?:what\s*(?:'s|s|is|are|does)|define|definition of|meaning of)\b")
 # How much a kind of entry counts: a lone term wants its definition, a question the rule that
-# answers it; a calculator lists first when asked for (odds, score) and after its rules otherwise;
-# a whole section page rarely answers a question better than its rules
-TERM_FACTOR_LONE, TERM_FACTOR_QUESTION = 1.3, 0.7
+# answers it; a calculator lists first when asked for (odds, score) and after its rules otherwise
+TERM_FACTOR_LONE, TERM_FACTOR_QUESTION = 1.3, 0.6
 CALCULATOR_FACTOR_ASKED, CALCULATOR_FACTOR_NOT_ASKED = 1.3, 0.7
-SECTION_FACTOR = 0.85
 # An entry is ranked by the share of the query it matches (each word or phrase weighted by its
 # rarity, each match counted against the best match of that word in its game), a lift if it
 # matches every word, and its score: RARITY 0 would weigh all words alike, 1 by their full
@@ -706,7 +704,7 @@ class SearchIndex:
                 fit[g] = fit.get(g, 0.0) + share * value / best
         if game is not None:
             fit = {}
-        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION, "section": SECTION_FACTOR,
+        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION,
                   "calculator": CALCULATOR_FACTOR_ASKED if plan.calculator else CALCULATOR_FACTOR_NOT_ASKED}
         best = max(score.values())
 
