@@ -680,7 +680,7 @@ class SearchIndex:
             if found:
                 groups.append((group, found))
         if not groups:
-            return [], frozenset()
+            return [], {}
         population = len(allowed) if allowed is not None else len(self.stored)
         weights = [math.log(1 + population / len(found)) ** RARITY for _, found in groups]  # rare words say more
         total_weight = sum(weights)
@@ -723,20 +723,30 @@ class SearchIndex:
         return ranked, self._marked_stems(group.query for group, _ in groups)
 
     def _marked_stems(self, queries):
-        """The stems a snippet should mark: the query's terms and its glossary groups' words."""
-        marked = set()
+        """{game: the stems a snippet of that game marks}: the query's words and its glossary
+        groups' words everywhere, the rules' words for a player's words only in their games."""
+        marked = {game: set() for game in self.games}
+
+        def collect(query, games):
+            if type(query) is wq.Require:
+                collect(query.a, [term.text for term in _game_terms(query.b)])
+            elif type(query) is wq.Or:
+                for sub in query.subqueries:
+                    collect(sub, games)
+            else:
+                for fieldname, value in query.iter_all_terms():
+                    value = value.decode() if isinstance(value, bytes) else value
+                    stems_of = self.group_stems.get(value, ()) if fieldname == "concepts" else (value,)
+                    for game in games:
+                        marked[game].update(stems_of)
+
         for query in queries:
-            for fieldname, value in query.iter_all_terms():
-                value = value.decode() if isinstance(value, bytes) else value
-                if fieldname == "concepts":
-                    marked.update(self.group_stems.get(value, ()))
-                elif fieldname in TEXT_FIELDS:
-                    marked.add(value)
-        return frozenset(marked)
+            collect(query, self.games)
+        return {game: frozenset(stems_of) for game, stems_of in marked.items()}
 
     def _hit(self, stored, marked):
         return Hit(id=stored["id"], game=stored["game"], section=stored["section"], kind=stored["kind"],
-                   title=stored["title"], url=stored["url"], snippet=snippet(stored["body"], marked),
+                   title=stored["title"], url=stored["url"], snippet=snippet(stored["body"], marked[stored["game"]]),
                    trail=list(stored["trail"]))
 
     @staticmethod
