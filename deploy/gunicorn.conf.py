@@ -8,6 +8,9 @@ bind = "127.0.0.1:8000"  # loopback only: nginx is the one that faces clients
 # each request whole and buffers each answer, so a worker never waits on a slow client.
 worker_class = "sync"
 workers = os.cpu_count() or 2
+# the master creates the app once (content loaded and checked, search index built in memory)
+# and forks the workers from it, so they share one build and start answering at once
+preload_app = True
 timeout = 30
 graceful_timeout = 10
 # the request line and headers are as small as nginx allows them
