@@ -1,15 +1,71 @@
-"""Every field of every calculator refuses a bad value by name: beside the field on its page (with
-what was typed kept), and as a 400 naming it on the API, GET and POST alike.
+"""Every field of every calculator, generated from the declarations (a field added to a declaration is
+checked here without a new test):
 
-The cases are generated from the calculators' declarations, so a field added to a declaration is
-checked here without a new test.
+- a bad value is refused by name: beside the field on its page (with what was typed kept), and as
+  a 400 naming it on the API, GET and POST alike;
+- no submitted form computes from a value the player did not give: a blank or missing field is an
+  error beside it, or (a count, points, a modifier, a switch) the 0 it stands for, shown again in
+  the form, or (an optional field) the meaning its declaration states, shown in the result;
+- what a blank may stand for is only ever one of those three, for every field declared.
 """
 import html
+import re
 
 import pytest
 
 from webapp.calculators import CALCULATORS
-from webapp.calculators.fields import Boolean, Choice, Integer, IntegerList, Records, Text
+from webapp.calculators.calculator import Calculator, check_blank
+from webapp.calculators.fields import (MAX_TEXT, REQUIRED, Boolean, Choice, Integer, IntegerList, Records, Text, When,
+                                       required)
+
+
+def page_url(calc):
+    return f"/{calc.game}/calc/{calc.slug}"
+
+
+def replaced(query, name, pairs):
+    """The form query with every parameter of one field (or one record's box) replaced by pairs."""
+    kept = [(key, value) for key, value in query if key != name]
+    at = next((index for index, (key, _) in enumerate(query) if key == name), len(kept))
+    return kept[:at] + list(pairs) + kept[at:]
+
+
+def applying_values(calc, member):
+    """Example values changed, where needed, so that the field applies (its first condition holds)."""
+    values = calc.prefill()
+    for condition in calc.conditions(member)[:1]:
+        control = calc.field(condition.field)
+        if condition.values:
+            values[condition.field] = control.read_text(condition.values[0], control.name)
+        else:
+            values[condition.field] = next(number for number in (1, 2, control.maximum)
+                                           if str(number) not in condition.other_than)
+    assert member.name in calc.applying(values), (calc.id, member.name)
+    return values
+
+
+def error_text(page, name):
+    found = re.search(rf'id="e-{re.escape(name)}" role="alert">(.*?)</p>', page, re.S)
+    return html.unescape(found.group(1)) if found else None
+
+
+def headline(page):
+    found = re.search(r'<p class="headline">(.*?)</p>', page, re.S)
+    return html.unescape(found.group(1)) if found else None
+
+
+def summary(page):
+    found = re.search(r'<p class="inputs-summary">(.*?)</p>', page, re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))) if found else ""
+
+
+def api_query(calc, values):
+    """The same values as a GET endpoint's query (a list as one comma-separated value)."""
+    return [(member.name, member.form_value(values[member.name])) for member in calc.fields
+            if values[member.name] is not None]
+
+
+# --------------------------------------------------------------------------- bad values
 
 
 def bad_texts(field):
@@ -23,35 +79,169 @@ def bad_texts(field):
     if isinstance(field, IntegerList):
         wrong_count = ",".join([str(field.minimum)] * ((field.count or 1) + 1)) if field.count else None
         return [f"{field.minimum},x", str(field.maximum + 1)] + ([wrong_count] if wrong_count else [])
+    if isinstance(field, Text):
+        return ["a" * (field.max_length + 1)]
     raise AssertionError(f"no bad text for {field!r}")
+
+
+def boxes(field):
+    return isinstance(field, Records) or field.widget_hint() == "boxes"
 
 
 def page_cases():
     for calc in CALCULATORS.values():
         for field in calc.fields:
-            for text in bad_texts(field):
-                yield pytest.param(calc.id, field.name, text, id=f"{calc.id}:{field.name}={text}")
+            members = [(f"{field.name}-1-{member.name}", member, field) for member in field.fields] \
+                if isinstance(field, Records) else [(field.name, field, None)]
+            for name, member, records in members:
+                for text in bad_texts(member):
+                    yield pytest.param(calc.id, field.name, name, text, id=f"{calc.id}:{name}={text[:20]}")
 
 
-@pytest.mark.parametrize("calc_id, name, text", list(page_cases()))
-def test_a_bad_value_is_refused_beside_its_field_and_on_the_api(client, calculators, calc_id, name, text):
+@pytest.mark.parametrize("calc_id, field_name, name, text", list(page_cases()))
+def test_a_bad_value_is_refused_beside_its_field_and_on_the_api(client, calculators, calc_id, field_name, name, text):
     calc = calculators[calc_id]
-    field = calc.field(name)
-    page = client.get(f"/{calc.game}/calc/{calc.slug}", query_string={name: text})
+    field = calc.field(field_name)
+    member = next(m for m in field.fields if name.endswith("-" + m.name)) if isinstance(field, Records) else field
+    values = applying_values(calc, field)
+    query = replaced(calc.form_query(values), name, [(name, text)])
+    page = client.get(page_url(calc), query_string=query)
     assert page.status_code == 400
     shown = page.get_data(as_text=True)
-    assert f'id="e-{name}"' in shown
-    message = html.unescape(shown.split(f'id="e-{name}" role="alert">', 1)[1].split("</p>", 1)[0])
-    assert message.startswith(f"{field.label}: must be ")
-    if isinstance(field, (Integer, IntegerList)):  # says what is allowed
-        assert f"from {field.minimum} to {field.maximum}" in message
-    if field.kind in ("integer", "integer_list"):  # what was typed is kept (a drop-down has no bad option)
-        assert f'name="{name}" value="{html.escape(text)}"' in shown
+    message = error_text(shown, name)
+    assert message is not None, f"no error beside {name}"
+    assert message.startswith(f"{member.label}: must be "), message
+    if isinstance(member, (Integer, IntegerList)):  # says what is allowed
+        assert f"from {member.minimum} to {member.maximum}" in message
+    if member.kind in ("integer", "integer_list", "text") and member.widget_hint() != "boxes":
+        assert f'name="{name}" value="{html.escape(text[:MAX_TEXT])}"' in shown  # what was typed is kept
+    assert 'class="result"' not in shown
     for api in calc.apis:
         if api.method == "GET":
-            response = client.get(api.path, query_string={name: text})
+            response = client.get(api.path, query_string=replaced(api_query(calc, values), name, [(name, text)]))
             assert response.status_code == 400
-            assert response.get_json() == {"error": f"{name}: {message.removeprefix(field.label + ': ')}"}
+            assert response.get_json() == {"error": f"{name}: {message.removeprefix(member.label + ': ')}"}
+
+
+def test_a_box_of_a_fixed_list_keeps_what_was_typed(client, calculators):
+    calc = calculators["meq-dominance"]
+    query = replaced(calc.form_query(), "sauron_to_finale", [("sauron_to_finale", text) for text in ("10", "x", "14")])
+    shown = client.get(page_url(calc), query_string=query).get_data(as_text=True)
+    assert error_text(shown, "sauron_to_finale").startswith("Sauron's markers: spaces to the Finale: must be 3 ")
+    assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', shown) == ["10", "x", "14"]
+
+
+# --------------------------------------------------------------------------- nothing the player did not give
+
+
+def blank_cases():
+    for calc in CALCULATORS.values():
+        for field in calc.fields:
+            yield pytest.param(calc.id, field.name, None, id=f"{calc.id}:{field.name}")
+            if isinstance(field, Records):
+                for member in field.fields:
+                    yield pytest.param(calc.id, field.name, member.name, id=f"{calc.id}:{field.name}-1-{member.name}")
+
+
+def blank_pairs(field, name):
+    """What a browser sends for a field left blank: an empty box (an unchecked switch sends nothing)."""
+    if isinstance(field, Boolean) or isinstance(field, Records):
+        return []
+    return [(name, "")] * (field.count if field.widget_hint() == "boxes" else 1)
+
+
+def record_row(field, member, values):
+    """The first example record that stays a record (not a blank row) with the member left blank."""
+    for number, record in enumerate(values[field.name], start=1):
+        others = [m for m in field.fields if m is not member and record.get(m.name, m.prefill) not in (None, "", (), False)]
+        if others:
+            return number, record
+    raise AssertionError(f"no example record keeps another box filled when {member.name} is blank")
+
+
+@pytest.mark.parametrize("calc_id, field_name, member_name", list(blank_cases()))
+def test_a_blank_field_is_an_error_or_the_zero_it_shows_or_its_stated_meaning(client, calculators, calc_id,
+                                                                               field_name, member_name):
+    calc = calculators[calc_id]
+    field = calc.field(field_name)
+    values = applying_values(calc, field)
+    full = calc.form_query(values)
+    if member_name is None:
+        member, name = field, field.name
+        zero_values = {**values, field.name: field.default}
+    else:
+        member = next(m for m in field.fields if m.name == member_name)
+        number, record = record_row(field, member, values)
+        name = f"{field.name}-{number}-{member.name}"
+        records = [dict(r) for r in values[field.name]]
+        records[number - 1][member.name] = member.default
+        zero_values = {**values, field.name: records}
+    query = replaced(full, name, blank_pairs(member, name)) if member_name or not isinstance(field, Records) else \
+        [(key, value) for key, value in full if not key.startswith(field.name + "-")]
+    page = client.get(page_url(calc), query_string=query)
+    shown = page.get_data(as_text=True)
+
+    if member.default is REQUIRED:
+        assert page.status_code == 400
+        assert error_text(shown, name).startswith(f"{member.label}: required: "), error_text(shown, name)
+        assert 'class="result"' not in shown
+    elif member.default is None:
+        assert page.status_code == 200, error_text(shown, name)
+        assert member.blank in summary(shown), (member.blank, summary(shown))  # the meaning is stated
+        assert re.search(rf'name="{re.escape(name)}" value=""', shown)
+    else:
+        # the same answer as the 0 it stands for, and the 0 is shown again in the form
+        assert page.status_code == 200, re.findall(r'role="alert">(.*?)</p>', shown)
+        given = client.get(page_url(calc), query_string=calc.form_query(zero_values))
+        assert headline(shown) == headline(given.get_data(as_text=True)) is not None
+        if isinstance(member, Integer):
+            assert f'name="{name}" value="0"' in shown
+        if isinstance(member, Boolean):
+            assert re.search(rf'name="{re.escape(name)}" value="true" type="checkbox" role="switch"(?! checked)', shown)
+
+    # the API (a GET endpoint's parameter left out) says the same
+    for api in calc.apis:
+        if api.method == "GET" and member_name is None:
+            missing = [(key, value) for key, value in api_query(calc, values) if key != name]
+            response = client.get(api.path, query_string=missing)
+            if member.default is REQUIRED:
+                assert response.status_code == 400
+                assert response.get_json()["error"].startswith(f"{name}: required: ")
+            else:
+                assert response.status_code == 200, response.get_json()
+                if member.default is not None:
+                    assert response.get_json() == client.get(api.path, query_string=api_query(calc, zero_values)).get_json()
+
+
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_a_field_that_does_not_apply_may_be_left_blank_and_changes_nothing(client, calculators, calc_id):
+    calc = calculators[calc_id]
+    values = calc.prefill()
+    full = client.get(page_url(calc), query_string=calc.form_query(values)).get_data(as_text=True)
+    for member in calc.fields:
+        if member.name in calc.applying(values):
+            continue
+        query = [(key, value) for key, value in calc.form_query(values)
+                 if key != member.name and not key.startswith(member.name + "-")]
+        page = client.get(page_url(calc), query_string=query)
+        assert page.status_code == 200, (member.name, re.findall(r'role="alert">(.*?)</p>', page.get_data(as_text=True)))
+        assert headline(page.get_data(as_text=True)) == headline(full)
+
+
+def test_every_declared_blank_is_an_error_a_zero_or_a_stated_meaning():
+    for calc in CALCULATORS.values():
+        for field in calc.fields:
+            for member in (field, *(field.fields if isinstance(field, Records) else ())):
+                assert member.default is REQUIRED or (member.default is None and member.blank) or \
+                    member.default in (0, False, (), ""), (calc.id, member.name)
+    with pytest.raises(ValueError, match="silently stand for 5"):
+        check_blank("x", Integer("dice", "Dice", default=5, minimum=0, maximum=5))
+    with pytest.raises(ValueError, match="does not say what a blank means"):
+        check_blank("x", Integer("rounds", "Rounds", default=None, minimum=1, maximum=5))
+    with pytest.raises(ValueError, match="not a field before it"):
+        Calculator(id="x", game="wotr", slug="x", title="x", compute=lambda values: {}, method="",
+                   form=(Integer("a", "A", minimum=0, maximum=1, shown_when=(When("b", "1"),)),
+                         Integer("b", "B", minimum=0, maximum=1)))
 
 
 # --------------------------------------------------------------------------- JSON bodies
@@ -119,3 +309,22 @@ def test_a_bad_member_of_a_json_body_is_refused_by_name(client, calculators, cal
     assert response.status_code == 400
     error = response.get_json()["error"]
     assert error.startswith(f"{where}: must be "), error
+
+
+def test_a_required_member_left_out_of_a_json_body_is_refused_by_name(client, calculators):
+    for calc in calculators.values():
+        for api in calc.apis:
+            if api.method != "POST":
+                continue
+            body = {field.name: good_json(field) for field in api.fields}
+            for field in api.fields:
+                response = client.post(api.path, json={key: value for key, value in body.items() if key != field.name})
+                if field.default is REQUIRED:
+                    assert response.status_code == 400
+                    assert response.get_json()["error"].startswith(f"{field.name}: required: ")
+                else:
+                    assert response.status_code == 200, (api.path, field.name, response.get_json())
+
+
+def test_required_makes_a_zero_field_required_for_a_json_body():
+    assert required(Integer("points", "Points", default=0, minimum=0, maximum=9)).default is REQUIRED

@@ -7,6 +7,8 @@ them from it.
 from fractions import Fraction as F
 
 import pytest
+from urllib.parse import parse_qsl, urlencode
+
 from werkzeug.datastructures import MultiDict
 
 from webapp.calculators import fotf
@@ -18,6 +20,14 @@ BATTLE_FACES = "rout=2&exchange=2&overrun=1&nazgul=1"
 
 def approx(values):
     return pytest.approx([float(v) for v in values])
+
+
+def merged(*queries):
+    """Query strings joined, a later parameter taking the place of an earlier one of the same name."""
+    values = {}
+    for query in queries:
+        values.update(parse_qsl(query, keep_blank_values=True))
+    return urlencode(values)
 
 
 def error_of(client, url):
@@ -45,24 +55,27 @@ def test_pages_prefill_the_face_counts_from_the_data_file_and_say_they_are_unver
     for name, count in dice[die].items():
         assert f'name="{name}" value="{count}"' in html
     if not dice["verified"]:
-        # the warning sits in the face counts' fieldset legend and in the first face field's help
-        assert f"Faces of the {die} die (UNVERIFIED placeholder counts)" in html
-        assert "UNVERIFIED: the prefilled counts are placeholders" in html
+        # the warning sits in the face counts' fieldset legend and note, in the player's words
+        assert f"Faces of the {die} die (not in the rules; check your dice)" in html
+        assert "Not given in the rules summary; check your dice." in html
     else:
-        assert "UNVERIFIED" not in html
+        assert "checked against the real dice" in html
+    assert "dice.yaml" not in html  # no file path in the player's view
 
 
 def test_result_block_repeats_that_the_counts_are_unverified(client, dice):
-    html = client.get(f"/fotf/calc/search?dice=2&{SEARCH_FACES}").get_data(as_text=True)
+    html = client.get(f"/fotf/calc/search?nazgul=1&shadow_troops=1&{SEARCH_FACES}").get_data(as_text=True)
     assert "Face counts used:</strong> slip by 3, weary 1, exposed 1, recall 1." in html
     if not dice["verified"]:
-        assert "The prefilled counts are UNVERIFIED placeholders" in html
+        assert "Not given in the rules summary; check your dice: these odds are only as good as" in html
     else:
-        assert "checked against the real dice" in html
+        assert "They have been checked against the real dice." in html
 
 
-def test_api_reports_the_face_counts_it_used_and_whether_they_are_verified(client, dice):
-    body = client.get("/api/fotf/search?dice=1").get_json()
+def test_the_face_counts_must_be_given(client, dice):
+    assert error_of(client, "/api/fotf/search?nazgul=1").startswith("slip_by: required: a whole number from 0 to 20")
+    faces = "&".join(f"{name}={count}" for name, count in dice["search"].items())
+    body = client.get(f"/api/fotf/search?nazgul=1&{faces}").get_json()
     assert body["faces"] == dice["search"]
     assert body["faces_verified"] is dice["verified"]
     # one die costs hope on weary or exposed: (weary + exposed) / all faces
@@ -72,10 +85,11 @@ def test_api_reports_the_face_counts_it_used_and_whether_they_are_verified(clien
 
 
 def test_a_die_with_no_faces_is_refused_beside_the_first_face_field(client, calculators):
-    assert error_of(client, "/api/fotf/search?dice=1&slip_by=0&weary=0&exposed=0&recall=0").startswith(
+    assert error_of(client, "/api/fotf/search?nazgul=1&slip_by=0&weary=0&exposed=0&recall=0").startswith(
         "slip_by: the search die needs at least one face")
     values, errors, raw, result = calculators["fotf-battle"].answer(MultiDict(
-        {"dice": "1", "rout": "0", "exchange": "0", "overrun": "0", "nazgul": "0"}))
+        {"initiator": "attack", "friendly_troops": "1", "shadow_troops": "1", "rout": "0", "exchange": "0",
+         "overrun": "0", "nazgul": "0"}))
     assert result is None and "rout" in errors
 
 
@@ -83,7 +97,7 @@ def test_a_die_with_no_faces_is_refused_beside_the_first_face_field(client, calc
 
 
 def test_search_api_two_dice_by_hand(client):
-    body = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=false&nazgul_present=true"
+    body = client.get(f"/api/fotf/search?nazgul=2&{SEARCH_FACES}&in_haven=false"
                       "&in_mordor=false&rerolls=0").get_json()
     # hope per die 1/3: (2/3)^2, 2(1/3)(2/3), (1/3)^2
     assert body["hope_lost"] == approx([F(4, 9), F(4, 9), F(1, 9)])
@@ -95,7 +109,7 @@ def test_search_api_two_dice_by_hand(client):
 
 
 def test_search_api_haven_and_mordor(client):
-    body = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=1&in_mordor=1").get_json()
+    body = client.get(f"/api/fotf/search?nazgul=1&shadow_troops=1&{SEARCH_FACES}&in_haven=1&in_mordor=1").get_json()
     # in a haven only weary costs hope: 1/6 per die
     assert body["hope_lost"] == approx([F(25, 36), F(10, 36), F(1, 36)])
     # in Mordor recall does nothing
@@ -103,34 +117,35 @@ def test_search_api_haven_and_mordor(client):
 
 
 def test_search_api_reroll(client):
-    body = client.get(f"/api/fotf/search?dice=1&{SEARCH_FACES}&rerolls=1").get_json()
+    body = client.get(f"/api/fotf/search?shadow_troops=1&{SEARCH_FACES}&rerolls=1").get_json()
     # the die costs hope only if it shows hope and the reroll shows hope again: 1/3 x 1/3
     assert body["hope_lost"] == approx([F(8, 9), F(1, 9)])
     assert body["expected_rerolls_spent"] == pytest.approx(float(F(1, 3)))
 
 
 def test_search_api_boolean_words(client):
-    as_words = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=true").get_json()
-    as_digits = client.get(f"/api/fotf/search?dice=2&{SEARCH_FACES}&in_haven=1").get_json()
+    as_words = client.get(f"/api/fotf/search?shadow_troops=2&{SEARCH_FACES}&in_haven=true").get_json()
+    as_digits = client.get(f"/api/fotf/search?shadow_troops=2&{SEARCH_FACES}&in_haven=1").get_json()
     assert as_words["hope_lost"] == as_digits["hope_lost"]
     assert as_words["hope_lost"] == approx([F(25, 36), F(10, 36), F(1, 36)])
 
 
 def test_search_page_permalink_shows_the_numbers(client):
-    response = client.get(f"/fotf/calc/search?dice=2&{SEARCH_FACES}&in_haven=false&nazgul_present=true"
-                          "&nazgul=&in_mordor=false&rerolls=0")
+    response = client.get(f"/fotf/calc/search?nazgul=1&shadow_troops=1&dice=&{SEARCH_FACES}&in_mordor=false"
+                          "&rerolls=0")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    # expected hope lost 2/3; no hope lost 4/9 = 44.4%
-    assert "Expected hope lost 0.67; chance of losing no hope 44.4%." in html
-    assert "Chance of each amount of hope lost" in html
+    # expected hope lost 2/3; no hope lost 4/9 = 44%; at least 1 hope 5/9 = 56%, at least 2 1/9 = 11%
+    assert "44% to lose no hope; 56% to lose at least 1 hope." in html
+    assert "11% at least 2. Expected hope lost: 0.67, with 2 search dice." in html
+    assert "Hope lost" in html and "4/9" in html  # the exact fraction in the details
 
 
 def test_search_page_bad_value_is_shown_beside_the_field_and_kept(client):
-    response = client.get(f"/fotf/calc/search?dice=9&{SEARCH_FACES}")
+    response = client.get(f"/fotf/calc/search?nazgul=1&dice=9&{SEARCH_FACES}")
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert 'id="e-dice"' in html and "Search dice: must be a whole number from 0 to 7" in html
+    assert 'id="e-dice"' in html and "Search dice: must be a whole number from 0 to 7 (or blank)" in html
     assert 'name="dice" value="9"' in html
     assert 'class="result"' not in html
 
@@ -138,20 +153,33 @@ def test_search_page_bad_value_is_shown_beside_the_field_and_kept(client):
 @pytest.mark.parametrize("query, message", [
     ("dice=8", "dice: must be a whole number from 0 to 7"),
     ("dice=two", "dice: must be a whole number from 0 to 7"),
-    ("dice=1&dice=2", "dice: give it only once"),
     ("in_haven=maybe", "in_haven: must be true or false (also 1 or 0)"),
     ("weary=-1", "weary: must be a whole number from 0 to 20"),
-    ("nazgul=2&nazgul_present=false", "nazgul: must be 0 when nazgul_present is false"),
+    ("nazgul=3&dice=2", "dice: more Nazgûl (3) than search dice (2): each Nazgûl in Frodo's region rolls a die"),
+    ("nazgul=1&shadow_troops=3&dice=2", "dice: 1 Nazgûl and 3 shadow troops roll 4 search dice (1 when the shadow "
+                                        "troops are ignored), not 2"),
 ])
 def test_search_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/fotf/search?{query}").startswith(message)
+    assert error_of(client, f"/api/fotf/search?{merged(SEARCH_FACES, query)}").startswith(message)
+
+
+@pytest.mark.parametrize("query, dice", [
+    ("nazgul=1&shadow_troops=2", 3),
+    ("nazgul=4&shadow_troops=5", 7),  # at most 7
+    ("nazgul=9", 7),
+    ("nazgul=2&shadow_troops=3&dice=2", 2),  # the shadow troops ignored (Frodo puts on the Ring)
+    ("shadow_troops=0", 0),  # nothing present: no roll
+])
+def test_search_api_counts_the_dice_from_the_nazgul_and_shadow_troops(client, query, dice):
+    body = client.get(f"/api/fotf/search?{SEARCH_FACES}&{query}").get_json()
+    assert body["dice"] == dice and len(body["hope_lost"]) == dice + 1
 
 
 # --------------------------------------------------------------------------- battle roll
 
 
 def test_battle_api_one_die_by_hand(client):
-    body = client.get(f"/api/fotf/battle?dice=1&{BATTLE_FACES}&friendly_troops=3&shadow_troops=3"
+    body = client.get(f"/api/fotf/battle?initiator=attack&dice=1&{BATTLE_FACES}&friendly_troops=3&shadow_troops=3"
                       "&in_haven=false&nazgul_present=true&rerolls=0").get_json()
     # shadow troop lost on rout or exchange: 4/6
     assert body["shadow_removed"] == approx([F(1, 3), F(2, 3)])
@@ -163,7 +191,7 @@ def test_battle_api_one_die_by_hand(client):
 
 
 def test_battle_api_haven_lost(client):
-    body = client.get(f"/api/fotf/battle?dice=1&{BATTLE_FACES}&friendly_troops=1&shadow_troops=2"
+    body = client.get(f"/api/fotf/battle?initiator=attack&{BATTLE_FACES}&friendly_troops=1&shadow_troops=2"
                       "&in_haven=true").get_json()
     # only an exchange (2/6) takes the last friendly troop, and it leaves 1 shadow troop: haven falls 1/3
     assert body["haven_lost"] == pytest.approx(float(F(1, 3)))
@@ -172,7 +200,7 @@ def test_battle_api_haven_lost(client):
 
 @pytest.mark.parametrize("query, dice", [
     ("initiator=attack&friendly_troops=5&shadow_troops=2", 3),  # 1 per friendly troop, at most 3
-    ("initiator=attack&friendly_troops=0&shadow_troops=2", 1),  # an attack rolls at least 1
+    ("initiator=attack&friendly_troops=1&shadow_troops=2", 1),
     ("initiator=shadow&friendly_troops=5&shadow_troops=2", 2),  # 1 per shadow troop
     ("initiator=skies-darken&friendly_troops=1&shadow_troops=7", 3),
 ])
@@ -185,9 +213,9 @@ def test_battle_api_counts_the_dice_from_the_initiator(client, query, dice):
 
 def test_battle_page_permalink_and_bad_value(client):
     ok = client.get(f"/fotf/calc/battle?dice=1&initiator=attack&{BATTLE_FACES}&friendly_troops=1&shadow_troops=2"
-                    "&in_haven=true&nazgul_present=false&rerolls=0")
+                    "&in_haven=true&rerolls=0")
     assert ok.status_code == 200
-    assert "The haven falls 33.3%." in ok.get_data(as_text=True)
+    assert "The haven falls 33%." in ok.get_data(as_text=True)
     bad = client.get(f"/fotf/calc/battle?dice=&initiator=dragon&{BATTLE_FACES}")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
@@ -198,11 +226,20 @@ def test_battle_page_permalink_and_bad_value(client):
     ("dice=4", "dice: must be a whole number from 1 to 3"),
     ("initiator=dragon", "initiator: must be one of attack, shadow, skies-darken"),
     ("shadow_troops=0", "shadow_troops: a battle needs at least 1 shadow troop"),
+    ("friendly_troops=0", "friendly_troops: a battle needs at least 1 friendly troop"),
     ("friendly_troops=x", "friendly_troops: must be a whole number from 0 to 99"),
-    ("rout=1&rout=2", "rout: give it only once"),
+    ("friendly_troops=2&dice=3", "dice: must be from 1 to 2: an attack rolls up to 1 die per friendly troop"),
+    ("initiator=shadow&shadow_troops=2&dice=1", "dice: must be 2: a card's battle rolls 1 die per shadow troop"),
 ])
 def test_battle_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/fotf/battle?{query}").startswith(message)
+    base = f"initiator=attack&friendly_troops=3&shadow_troops=3&{BATTLE_FACES}"
+    assert error_of(client, f"/api/fotf/battle?{merged(base, query)}").startswith(message)
+
+
+def test_a_parameter_given_twice_is_refused(client):
+    base = f"initiator=attack&friendly_troops=3&shadow_troops=3&{BATTLE_FACES}"
+    assert error_of(client, f"/api/fotf/battle?{base}&rout=1").startswith("rout: give it only once")
+    assert error_of(client, f"/api/fotf/search?{SEARCH_FACES}&dice=1&dice=2").startswith("dice: give it only once")
 
 
 # --------------------------------------------------------------------------- the One Ring
@@ -226,7 +263,7 @@ def test_ring_api_caps_the_dice_at_seven(client):
 def test_ring_page_permalink_and_bad_value(client):
     ok = client.get(f"/fotf/calc/ring?nazgul=1&shadow_troops=0&hope=2&hope_missing=1&{SEARCH_FACES}&rerolls=0")
     assert ok.status_code == 200
-    assert "Chance to destroy the One Ring: 88.9% (2 search dice)." in ok.get_data(as_text=True)
+    assert "The One Ring is destroyed 89%." in ok.get_data(as_text=True)
     bad = client.get(f"/fotf/calc/ring?nazgul=1&hope=0&{SEARCH_FACES}")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
@@ -240,4 +277,7 @@ def test_ring_page_permalink_and_bad_value(client):
     ("hope=3&hope=4", "hope: give it only once"),
 ])
 def test_ring_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/fotf/ring?{query}").startswith(message)
+    if "&" in query:  # a parameter given twice
+        assert error_of(client, f"/api/fotf/ring?{SEARCH_FACES}&{query}").startswith(message)
+    else:
+        assert error_of(client, f"/api/fotf/ring?{merged(SEARCH_FACES, 'hope=3', query)}").startswith(message)

@@ -1,11 +1,25 @@
 """Middle-earth CCG calculator pages and JSON endpoints: influence, faction, strike, corruption, council."""
+import re
 from fractions import Fraction as F
-from urllib.parse import urlencode
+from html import unescape
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
 from webapp.calculators import meccg
+
+
+def merged(*queries):
+    """Query strings joined, a later parameter taking the place of an earlier one of the same name."""
+    values = {}
+    for query in queries:
+        values.update(parse_qsl(query, keep_blank_values=True))
+    return urlencode(values)
+
+
+INFLUENCE_BASE = "kind=character&direct_influence=3&mind=6"
+STRIKE_BASE = "prowess=5&strike_prowess=8"
 
 
 def error_of(client, url):
@@ -58,7 +72,7 @@ def test_influence_api_controller_counts_only_for_controlled_cards(client):
 
 
 def test_influence_api_item_needs_an_identical_card(client):
-    assert error_of(client, "/api/meccg/influence?kind=item").startswith(
+    assert error_of(client, "/api/meccg/influence?kind=item&mind=3").startswith(
         "identical: an influence attempt on an item requires revealing an identical card")
     body = client.get("/api/meccg/influence?kind=item&identical=true&direct_influence=0"
                       "&opponent_general_influence=0&controller_direct_influence=0&mind=9").get_json()
@@ -72,13 +86,14 @@ def test_influence_page_permalink_and_bad_value(client):
                     "&controller_direct_influence=0&mind=5&identical=false")
     assert ok.status_code == 200
     # 575/1296 = 44.4%
-    assert "The attempt succeeds 44.4%." in ok.get_data(as_text=True)
+    assert "The influence attempt succeeds 44%: your roll minus your opponent's must be at least 1." \
+        in unescape(ok.get_data(as_text=True))
     bad = client.get("/meccg/calc/influence?kind=character&direct_influence=31")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
     assert 'id="e-direct_influence"' in html and "must be a whole number from 0 to 30" in html
     assert 'name="direct_influence" value="31"' in html
-    item = client.get("/meccg/calc/influence?kind=item&identical=false")
+    item = client.get("/meccg/calc/influence?kind=item&mind=3")
     assert item.status_code == 400
     assert 'id="e-identical"' in item.get_data(as_text=True)
 
@@ -91,7 +106,9 @@ def test_influence_page_permalink_and_bad_value(client):
     ("identical=perhaps", "identical: must be true or false"),
 ])
 def test_influence_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/meccg/influence?{query}").startswith(message)
+    url = f"/api/meccg/influence?{INFLUENCE_BASE}&{query}" if query.count("=") > 1 else \
+        f"/api/meccg/influence?{merged(INFLUENCE_BASE, query)}"
+    assert error_of(client, url).startswith(message)
 
 
 # --------------------------------------------------------------------------- faction
@@ -109,7 +126,7 @@ def test_faction_api_by_hand(client):
 def test_faction_page_permalink_and_bad_value(client):
     ok = client.get("/meccg/calc/faction?direct_influence=3&modifiers=0&faction_number=9")
     assert ok.status_code == 200
-    assert "The faction comes into play 58.3%." in ok.get_data(as_text=True)
+    assert "The faction comes into play 58%: a roll of 7 or more on 2d6." in ok.get_data(as_text=True)
     bad = client.get("/meccg/calc/faction?direct_influence=3&modifiers=-21&faction_number=9")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
@@ -122,7 +139,8 @@ def test_faction_page_permalink_and_bad_value(client):
     ("modifiers=1&modifiers=1", "modifiers: give it only once"),
 ])
 def test_faction_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/meccg/faction?{query}").startswith(message)
+    assert error_of(client, f"/api/meccg/faction?{merged('direct_influence=3&faction_number=9', query)}"
+                    if "&" not in query else f"/api/meccg/faction?faction_number=9&{query}").startswith(message)
 
 
 # --------------------------------------------------------------------------- strike
@@ -132,9 +150,9 @@ def test_strike_api_by_hand(client):
     body = client.get("/api/meccg/strike?prowess=5&strike_prowess=8&tapped=false&wounded=false&stay_untapped=false"
                       "&unused_strikes=0&support=0&resource_modifier=0&other_modifiers=0&body=8").get_json()
     # 2d6 + 5 against 8: success on 4+ (33/36), ineffectual on 3 (2/36), failure on 2 (1/36)
-    assert body["success"] == pytest.approx(float(F(33, 36)))
+    assert body["defeated"] == pytest.approx(float(F(33, 36)))
     assert body["ineffectual"] == pytest.approx(float(F(2, 36)))
-    assert body["failure"] == pytest.approx(float(F(1, 36)))
+    assert body["successful"] == pytest.approx(float(F(1, 36)))
     # body check fails on more than 8: 4+3+2+1 = 10 of 36; eliminated 1/36 x 10/36
     assert body["body_check_fail"] == pytest.approx(float(F(10, 36)))
     assert body["character_eliminated"] == pytest.approx(float(F(10, 1296)))
@@ -146,8 +164,8 @@ def test_strike_api_wounded_character(client):
     body = client.get("/api/meccg/strike?prowess=5&strike_prowess=8&wounded=true&body=8&creature_body=9").get_json()
     # prowess 5 - 2 = 3: success on 6+ (26/36), ineffectual on 5 (4/36), failure on 4 or less (6/36)
     assert body["modified_prowess"] == 3
-    assert body["success"] == pytest.approx(float(F(26, 36)))
-    assert body["failure"] == pytest.approx(float(F(6, 36)))
+    assert body["defeated"] == pytest.approx(float(F(26, 36)))
+    assert body["successful"] == pytest.approx(float(F(6, 36)))
     # already wounded: +1 on the body check, so more than 7 fails: 15/36
     assert body["body_check_fail"] == pytest.approx(float(F(15, 36)))
     assert body["character_eliminated"] == pytest.approx(float(F(6, 36) * F(15, 36)))
@@ -158,7 +176,7 @@ def test_strike_api_wounded_character(client):
 def test_strike_api_without_body_leaves_the_checks_out(client):
     body = client.get("/api/meccg/strike?prowess=5&strike_prowess=8").get_json()
     assert body["body_check_fail"] is None and body["character_eliminated"] is None
-    assert body["success"] + body["ineffectual"] + body["failure"] == pytest.approx(1)
+    assert body["defeated"] + body["ineffectual"] + body["successful"] == pytest.approx(1)
 
 
 def test_strike_page_permalink_and_bad_value(client):
@@ -166,23 +184,27 @@ def test_strike_page_permalink_and_bad_value(client):
                     "&unused_strikes=0&support=0&resource_modifier=0&other_modifiers=0&body=8&creature_body=")
     assert ok.status_code == 200
     html = ok.get_data(as_text=True)
-    # 33/36 = 91.7%, 2/36 = 5.6%, 1/36 = 2.8%; eliminated 10/1296 = 0.8%
-    assert "Success 91.7%, ineffectual 5.6%, failure 2.8%. The character is eliminated 0.8%." in html
+    # 33/36 = 92%, 2/36 = 5.6%, 1/36 = 2.8%; eliminated 10/1296 = 0.8%: in the game's words, a
+    # successful strike is the one that wounds the character
+    assert ("The strike is defeated 92%, ineffectual 5.6%, successful 2.8% (the character is wounded). "
+            "The character is eliminated 0.8%.") in html
     bad = client.get("/meccg/calc/strike?prowess=5&strike_prowess=8&tapped=true&stay_untapped=true")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
-    assert 'id="e-stay_untapped"' in html and "only an untapped character can choose to remain untapped" in html
+    assert 'id="e-stay_untapped"' in html and "only a character that is neither tapped nor wounded" in html
 
 
 @pytest.mark.parametrize("query, message", [
     ("prowess=21", "prowess: must be a whole number from -20 to 20"),
     ("strike_prowess=big", "strike_prowess: must be a whole number from -20 to 30"),
     ("body=21", "body: must be a whole number from 0 to 20 (or blank)"),
-    ("tapped=true&stay_untapped=true", "stay_untapped: only an untapped character"),
-    ("support=1&support=2", "support: give it only once"),
+    ("tapped=true&stay_untapped=true", "stay_untapped: only a character that is neither tapped nor wounded"),
+    ("wounded=true&stay_untapped=true", "stay_untapped: only a character that is neither tapped nor wounded"),
 ])
 def test_strike_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/meccg/strike?{query}").startswith(message)
+    assert error_of(client, f"/api/meccg/strike?{merged(STRIKE_BASE, query)}").startswith(message)
+    assert error_of(client, f"/api/meccg/strike?{STRIKE_BASE}&support=1&support=2").startswith(
+        "support: give it only once")
 
 
 # --------------------------------------------------------------------------- corruption
@@ -212,7 +234,9 @@ def test_corruption_api_support(client):
     ("removal_need=6&removal_modifier=2", F(30, 36), 5),  # +2: 5 or more
 ])
 def test_corruption_api_removal_roll(client, query, probability, lowest):
-    body = client.get(f"/api/meccg/corruption?corruption=7&{query}").get_json()
+    body = client.get(f"/api/meccg/corruption?corruption=7&removal_comparison=greater&{query}".replace(
+        "removal_comparison=greater&removal_need=6&removal_comparison=at-least",
+        "removal_need=6&removal_comparison=at-least")).get_json()
     assert body["removal"]["probability"] == pytest.approx(float(probability))
     assert body["removal"]["lowest_roll"] == lowest
     # the check itself is unchanged by the removal fields
@@ -224,8 +248,9 @@ def test_corruption_page_permalink_and_bad_value(client):
                     "&stay_untapped=false&removal_comparison=greater")
     assert ok.status_code == 200
     html = ok.get_data(as_text=True)
-    # 15/36 = 41.7%, 11/36 = 30.6%, 10/36 = 27.8%; removal 21/36 = 58.3%
-    assert "Passes 41.7%, discarded 30.6%, eliminated 27.8%. The corruption card is removed 58.3%." in html
+    # 15/36 = 42%, 11/36 = 31%, 10/36 = 28%; removal 21/36 = 58%
+    assert ("The character passes 42%, is discarded 31%, is eliminated 28%. The corruption card is removed 58%."
+            in html)
     assert "Removal roll" in html
     bad = client.get("/meccg/calc/corruption?corruption=seven")
     assert bad.status_code == 400
@@ -240,7 +265,10 @@ def test_corruption_page_permalink_and_bad_value(client):
     ("corruption=1&corruption=2", "corruption: give it only once"),
 ])
 def test_corruption_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/meccg/corruption?{query}").startswith(message)
+    url = f"/api/meccg/corruption?{merged('corruption=5&removal_need=6&removal_comparison=greater', query)}"
+    if query.count("=") > 1:  # a parameter given twice
+        url = f"/api/meccg/corruption?{query}"
+    assert error_of(client, url).startswith(message)
 
 
 # --------------------------------------------------------------------------- The Free Council
@@ -249,7 +277,7 @@ def test_corruption_api_errors_name_the_parameter(client, query, message):
 # over half (5 <= 6 + 1, 6 <= 5 + 1). P2's character 4 is the only kind: with nothing else it may give
 # at most 0 + 1 (half rounded up), so P2 ends with 1. Exact half: P1's item 6 > 5 drops to 5 (total 10)
 # and P2's character drops to 0.
-COUNCIL = {"players": [{"character": 5, "item": 3}, {"character": 4}]}
+COUNCIL = {"players": [{"character": 5, "item": 3}, {"character": 4}], "ruleset": "seed"}
 
 
 def council_query(p1, p2, **extra):
@@ -285,7 +313,7 @@ def test_council_api_exact_half_ruleset(client):
 
 
 def test_council_api_penalties_and_tie(client):
-    body = client.post("/api/meccg/council", json={"players": [
+    body = client.post("/api/meccg/council", json={"ruleset": "seed", "players": [
         {"character": 3, "item": 3, "avatar_eliminated": True},
         {"character": 3, "item": 3, "duplicates_revealed_by_opponent": 2, "dead_character_points": 2},
     ]}).get_json()
@@ -327,14 +355,18 @@ def test_council_api_refuses_a_body_that_is_not_json(client):
 def test_council_page_shows_every_step_for_both_players(client):
     response = client.get("/meccg/calc/council?" + council_query(*COUNCIL["players"]))
     assert response.status_code == 200
-    html = response.get_data(as_text=True)
-    assert "Player 1 wins, 11 marshalling points to 1." in html
-    assert "<td>11 (winner)</td><td>1</td>" in html
-    for step in ("sources", "dead characters", "imprisoned characters", "doubling", "half rule", "avatar",
-                 "duplicates"):
-        assert f'<th scope="row" rowspan="2">{step}</th>' in html
-    # P2's half rule row: before character 4, after character 1
-    assert "character 4, item 0, faction 0, ally 0, kill 0, misc 0</td><td>character 1, item 0" in html
+    page = unescape(response.get_data(as_text=True))
+    assert "Player 1 wins, 11 marshalling points to 1." in page
+    # one card per player, each with its total and every step
+    cards = re.findall(r'<section class="player-card[^"]*".*?</section>', page, re.S)
+    assert len(cards) == 2
+    assert "Player 1: wins" in cards[0] and '<span class="big">11</span>' in cards[0]
+    assert "Player 2</h3>" in cards[1] and '<span class="big">1</span>' in cards[1]
+    result = client.post("/api/meccg/council", json=COUNCIL).get_json()
+    for card, player in zip(cards, result["players"]):
+        assert card.count("<li>") == len(player["steps"]) == 7
+        for step in player["steps"]:
+            assert step["description"] in card
 
 
 def test_council_page_bad_value_beside_its_field(client):
@@ -349,13 +381,14 @@ def test_council_page_bad_value_beside_its_field(client):
 def test_council_page_says_who_may_call_the_council(client):
     p1 = {"character": 20, "item": 6}  # 26 points counted for calling
     p2 = {"character": 10}
-    html = client.get("/meccg/calc/council?" + council_query(p1, p2, p1_deck_exhaustions="1",
+    page = client.get("/meccg/calc/council?" + council_query(p1, p2, p1_deck_exhaustions="1",
                                                               p2_deck_exhaustions="0")).get_data(as_text=True)
-    assert "May the Council be called?" in html
-    assert "<td>26</td><td>10</td>" in html
-    assert "You have exhausted your play deck once and have 26 marshalling points, at least 25." in html
-    assert "Your play deck has not been exhausted yet." in html
+    cards = re.findall(r'<section class="player-card[^"]*".*?</section>', page, re.S)
+    assert "May call the Council:</strong> yes" in cards[0]
+    assert "You have exhausted your play deck once and have 26 marshalling points, at least 25." in cards[0]
+    assert "May call the Council:</strong> no" in cards[1]
+    assert "Your play deck has not been exhausted yet." in cards[1]
     values, errors, raw, result = meccg.COUNCIL.answer(MultiDict(
-        [("p1_deck_exhaustions", "1"), ("p2_deck_exhaustions", "")]))
+        [("p1_deck_exhaustions", "1"), ("p2_deck_exhaustions", ""), ("ruleset", "seed")]))
     assert result is None
     assert errors == {"p2_deck_exhaustions": "give it for both players, or for neither"}

@@ -1,4 +1,7 @@
 """Middle-earth Quest dominance calculator: page and JSON endpoint."""
+import re
+from urllib.parse import urlencode
+
 import pytest
 from werkzeug.datastructures import MultiDict
 
@@ -15,7 +18,8 @@ def test_page_renders_with_defaults(client):
     response = client.get("/meq/calc/dominance")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert 'name="sauron_to_finale" value="10,12,14"' in html
+    # one box per Sauron story marker
+    assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', html) == ["10", "12", "14"]
     assert 'class="result"' not in html
 
 
@@ -73,21 +77,35 @@ def test_page_bad_value_beside_the_field_and_kept(client):
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert 'id="e-sauron_to_finale"' in html
-    assert "must be 3 whole numbers from 0 to 50, separated by commas (got 2)" in html
-    assert 'name="sauron_to_finale" value="8,9"' in html
+    assert "must be 3 whole numbers from 0 to 50, one per marker (got 2)" in html
+    assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', html) == ["8", "9", ""]
 
 
 @pytest.mark.parametrize("query, message", [
     ("hero_to_finale=51", "hero_to_finale: must be a whole number from 0 to 50"),
     ("hero_to_finale=five", "hero_to_finale: must be a whole number from 0 to 50"),
-    ("sauron_to_finale=1,2", "sauron_to_finale: must be 3 whole numbers from 0 to 50, separated by commas (got 2)"),
+    ("sauron_to_finale=1,2", "sauron_to_finale: must be 3 whole numbers from 0 to 50, one per marker (got 2)"),
     ("sauron_to_shadow_falls=1,x,3", "sauron_to_shadow_falls: must be 3 whole numbers from 0 to 50"),
     ("sauron_to_shadow_falls=1,2,51", "sauron_to_shadow_falls: must be 3 whole numbers from 0 to 50"),
     ("first_turn=sometimes", "first_turn: must be true or false"),
     ("hero_to_finale=1&hero_to_finale=2", "hero_to_finale: give it only once"),
 ])
 def test_api_errors_name_the_parameter(client, query, message):
-    assert error_of(client, f"/api/meq/dominance?{query}").startswith(message)
+    base = {"hero_to_finale": "5", "sauron_to_finale": "8,9,10", "sauron_to_shadow_falls": "2,1,1"}
+    name = query.split("=")[0]
+    rest = urlencode({key: value for key, value in base.items() if key != name})
+    assert error_of(client, f"/api/meq/dominance?{rest}&{query}").startswith(message)
+
+
+def test_the_form_sends_one_value_per_box(client):
+    boxes = [("hero_to_finale", "5"), *(("sauron_to_finale", n) for n in "8 9 10".split()),
+             *(("sauron_to_shadow_falls", n) for n in "2 1 1".split())]
+    response = client.get("/meq/calc/dominance", query_string=boxes)
+    assert response.status_code == 200
+    assert "Sauron is dominant: heroes 5, Sauron 4 (lower is dominant)." in response.get_data(as_text=True)
+    partly = client.get("/meq/calc/dominance", query_string=[(k, "" if (k, v) == ("sauron_to_finale", "9") else v)
+                                                             for k, v in boxes])
+    assert partly.status_code == 400 and 'id="e-sauron_to_finale"' in partly.get_data(as_text=True)
 
 
 def test_run_without_the_app():

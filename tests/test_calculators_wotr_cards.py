@@ -1,4 +1,5 @@
 """War of the Ring: The Card Game calculators: the combat page, its two JSON endpoints, the Victory Check."""
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -21,9 +22,10 @@ BATTLEGROUND = {
     "battleground_defence": 1,
     "defenders": [2, 1],
     "points": 3,
+    "order": "given",
 }
 PATH = {"shadow_attack_icons": 5, "path_defence": 1, "defenders": [2, {"defence": 1, "items": [1]}, 3],
-        "path_points": 2}
+        "path_points": 2, "order": "given"}
 
 
 def post_error(client, url, body):
@@ -32,13 +34,21 @@ def post_error(client, url, body):
     return response.get_json()["error"]
 
 
-def combat_query(**changes):
-    args = {"combat": "path", "order": "given", "defenders": "2,1", "defender_items": "",
-            "shadow_attack_icons": "4", "path_defence": "1", "path_points": "2", "owner": "free-peoples",
-            "attackers_attack": "2,1,0", "attackers_leadership": "0,2,3", "attackers_faction": "1,1,2",
-            "attackers_army": "1,0,0", "battleground_defence": "1", "reactivated": "false", "points": "3"}
-    args.update(changes)
-    return urlencode(args)
+def cards(name, records):
+    """A list of cards as the combat page's form sends it, card by card from 1."""
+    def text(value):
+        return "true" if value is True else ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    return [(f"{name}-{number}-{member}", text(value))
+            for number, record in enumerate(records, start=1)
+            for member, value in (record.items() if isinstance(record, dict) else [("defence", record)])
+            if value is not False]
+
+
+def combat_query(defenders=(2, 1), attackers=BATTLEGROUND["attackers"], **changes):
+    args = {"combat": "path", "order": "given", "shadow_attack_icons": "4", "path_defence": "1", "path_points": "2",
+            "owner": "free-peoples", "battleground_defence": "1", "points": "3", **changes}
+    return urlencode(list(args.items()) + cards("defenders", defenders) + cards("attackers", attackers))
 
 
 def test_every_calculator_puts_each_field_in_one_fieldset():
@@ -57,14 +67,12 @@ def test_pages_render_with_defaults(client, url):
 
 
 def test_combat_page_lists_both_endpoints_and_openapi_describes_them(client):
-    html = client.get("/wotr-cards/calc/combat").get_data(as_text=True)
-    assert f"<code>POST {PATH_URL}</code>" in html and f"<code>POST {BATTLEGROUND_URL}</code>" in html
     paths = client.get("/api/openapi.json").get_json()["paths"]
     path_op, battleground_op = paths[PATH_URL]["post"], paths[BATTLEGROUND_URL]["post"]
     assert path_op["operationId"] != battleground_op["operationId"]
     path_schema = path_op["requestBody"]["content"]["application/json"]["schema"]
     assert path_schema["additionalProperties"] is False
-    assert path_schema["required"] == ["shadow_attack_icons", "path_defence", "defenders"]
+    assert path_schema["required"] == ["shadow_attack_icons", "path_defence", "defenders", "order"]
     assert set(path_schema["properties"]) == {"shadow_attack_icons", "path_defence", "defenders", "path_points", "order"}
     # a defending card is its defence icons, or a record with the icons of the items it carries
     card = path_schema["properties"]["defenders"]["items"]["oneOf"]
@@ -91,14 +99,15 @@ def test_path_combat_api_fewest_losses_and_a_shadow_win(client):
     body = client.post(PATH_URL, json={**PATH, "order": "fewest-losses"}).get_json()
     # most icons first: card 2 (3) cancels 3, card 0 (2) the last 1; card 1 survives
     assert body["order"] == [2, 0, 1] and body["eliminated"] == [2, 0] and body["cycled"] == [1]
-    shadow = client.post(PATH_URL, json={"shadow_attack_icons": 6, "path_defence": 0, "defenders": [1, 1]}).get_json()
+    shadow = client.post(PATH_URL, json={"shadow_attack_icons": 6, "path_defence": 0, "defenders": [1, 1],
+                                         "order": "given"}).get_json()
     # 6 - 1 - 1 = 4 attacks left: 4 corruption, no points for the Free Peoples
     assert (shadow["winner"], shadow["uncancelled"], shadow["shadow_corruption"]) == ("shadow", 4, 4)
 
 
 @pytest.mark.parametrize("body, message", [
     ([PATH], "body: must be a JSON object"),
-    ({"path_defence": 1, "defenders": []}, "shadow_attack_icons: required"),
+    ({"path_defence": 1, "defenders": [], "order": "given"}, "shadow_attack_icons: required"),
     ({**PATH, "ring": 1}, "ring: not a field of this request"),
     ({**PATH, "shadow_attack_icons": "5"}, "shadow_attack_icons: must be a whole number from 0 to 99"),
     ({**PATH, "shadow_attack_icons": True}, "shadow_attack_icons: must be a whole number from 0 to 99"),
@@ -159,43 +168,58 @@ def test_battleground_combat_api_errors_name_the_field(client, body, message):
 # --------------------------------------------------------------------------- the combat page
 
 
+def fates(page):
+    return re.findall(r'<li class="fate-(\w+)"><span>Card (\d+)</span>', page)
+
+
 def test_combat_page_path_permalink(client):
-    response = client.get("/wotr-cards/calc/combat?" + combat_query(defenders="2,1,3", defender_items="0,1,0",
+    response = client.get("/wotr-cards/calc/combat?" + combat_query(defenders=PATH["defenders"],
                                                                      shadow_attack_icons="5"))
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    # the same fight as test_path_combat_api_by_hand, typed as lists
-    assert "The Free Peoples win the path and score 2." in html
-    assert "<th scope=\"row\">Defending cards eliminated</th><td>0, 1</td>" in html
-    assert "<th scope=\"row\">Defending cards cycled</th><td>2</td>" in html
+    # the same fight as test_path_combat_api_by_hand, entered card by card and numbered from 1
+    assert "The Free Peoples win the path and score 2; 2 defending cards eliminated." in html
+    assert fates(html) == [("eliminated", "1"), ("eliminated", "2"), ("cycled", "3")]
+    assert "The Free Peoples eliminate card 1 (2 defence icons), cancelling 2" in html
+    assert "card 0" not in html
 
 
 def test_combat_page_battleground_permalink(client):
     response = client.get("/wotr-cards/calc/combat?" + combat_query(combat="battleground"))
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    # the same fight as test_battleground_combat_api_by_hand; factions typed as numbers
-    assert "The Shadow wins the battleground, worth 3." in html
+    # the same fight as test_battleground_combat_api_by_hand
+    assert "The Shadow wins the battleground, worth 3; 2 defending cards eliminated." in html
     assert "5 (3 attack icons + 2 leadership; 3 leadership not counted)" in html
+    assert "Attacker 2 adds 2 leadership" in html
 
 
-def test_combat_page_bad_value_beside_the_field_and_kept(client):
-    response = client.get("/wotr-cards/calc/combat?" + combat_query(defender_items="1"))
+def test_combat_page_bad_value_beside_the_card_and_kept(client):
+    response = client.get("/wotr-cards/calc/combat?" + combat_query(
+        combat="battleground", attackers=[{"attack": 2}, {"attack": "x", "leadership": 1}]))
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert 'id="e-defender_items"' in html
-    assert "one number per defending card (2 cards, 1 numbers given)" in html
-    assert 'name="defender_items" value="1"' in html
-    army = client.get("/wotr-cards/calc/combat?" + combat_query(attackers_army="2,0,0"))
-    assert army.status_code == 400
-    assert "must be whole numbers from 0 to 1, separated by commas (or blank)" in army.get_data(as_text=True)
+    assert 'id="e-attackers-2-attack"' in html and "Attack icons: must be a whole number from 0 to 99" in html
+    assert 'name="attackers-2-attack" value="x"' in html
+    assert 'name="attackers-2-leadership" value="1"' in html  # the rest of the card is kept
 
 
-def test_combat_page_blank_defenders_means_no_cards():
+def test_combat_page_blank_rows_are_no_cards_and_numbers_close_up(client):
     values, errors, raw, result = wotr_cards.COMBAT.answer(MultiDict(
-        {"combat": "path", "shadow_attack_icons": "3", "path_defence": "1", "defenders": ""}))
+        {"combat": "path", "order": "given", "shadow_attack_icons": "3", "path_defence": "1", "defenders-1-defence": "",
+         "defenders-1-items": ""}))
     assert errors == {}
     assert (result["eliminated"], result["uncancelled"], result["shadow_corruption"]) == ([], 2, 2)
+    gap = client.get("/wotr-cards/calc/combat?" + urlencode(
+        [("combat", "path"), ("order", "given"), ("shadow_attack_icons", "3"), ("defenders-1-defence", "1"),
+         ("defenders-2-defence", ""), ("defenders-3-defence", "5")])).get_data(as_text=True)
+    assert fates(gap) == [("eliminated", "1"), ("eliminated", "2")]
+
+
+def test_combat_page_too_many_cards(client):
+    response = client.get("/wotr-cards/calc/combat?" + combat_query(defenders=[1] * 31))
+    assert response.status_code == 400
+    assert "Defending cards: must be a list of at most 30 cards (got 31)" in response.get_data(as_text=True)
 
 
 # --------------------------------------------------------------------------- victory check

@@ -14,6 +14,7 @@ from webapp.engines.fotf_dice import (
     battle_dice,
     battle_roll,
     ring_roll,
+    search_dice,
     search_roll,
 )
 
@@ -305,15 +306,63 @@ def test_battle_validation():
 
 
 def test_battle_dice():
-    assert battle_dice("attack", 0, 2) == 1  # at least 1 die
+    assert battle_dice("attack", 1, 2) == 1
     assert battle_dice("attack", 2, 5) == 2
     assert battle_dice("attack", 5, 1) == 3  # at most 3
     assert battle_dice("shadow", 5, 2) == 2  # the shadow troops count
     assert battle_dice("skies-darken", 1, 6) == 3
-    with pytest.raises(ValueError, match="^shadow_troops:"):
+    with pytest.raises(ValueError, match="^shadow_troops: a battle needs at least 1 shadow troop"):
         battle_dice("attack", 2, 0)
+    with pytest.raises(ValueError, match="^friendly_troops: a battle needs at least 1 friendly troop"):
+        battle_dice("attack", 0, 2)
+    with pytest.raises(ValueError, match="^friendly_troops: a battle needs at least 1 friendly troop"):
+        battle_dice("shadow", 0, 2)
     with pytest.raises(ValueError, match="^initiator:"):
         battle_dice("event", 2, 2)
+
+
+@pytest.mark.parametrize("initiator, friendly, shadow, dice, allowed", [
+    ("attack", 2, 5, 1, True),  # an attack may roll fewer than its troops allow
+    ("attack", 2, 5, 2, True),
+    ("attack", 2, 5, 3, False),  # up to 1 die per friendly troop
+    ("attack", 5, 1, 3, True),
+    ("shadow", 5, 2, 2, True),
+    ("shadow", 5, 2, 1, False),  # a card rolls 1 die per shadow troop, no fewer
+    ("skies-darken", 1, 6, 3, True),
+    ("skies-darken", 1, 6, 2, False),
+])
+def test_battle_dice_given_must_respect_the_troops(initiator, friendly, shadow, dice, allowed):
+    if allowed:
+        assert battle_dice(initiator, friendly, shadow, dice) == dice
+    else:
+        with pytest.raises(ValueError, match="^dice: must be "):
+            battle_dice(initiator, friendly, shadow, dice)
+
+
+def test_battle_roll_needs_troops_of_both_sides():
+    with pytest.raises(ValueError, match="^friendly_troops: a battle needs at least 1 friendly troop"):
+        battle_roll(1, BATTLE, 0, 2)
+    with pytest.raises(ValueError, match="^shadow_troops: a battle needs at least 1 shadow troop"):
+        battle_roll(1, BATTLE, 2, 0)
+
+
+def test_search_dice_one_per_nazgul_and_shadow_troop_at_most_seven():
+    assert search_dice(1, 2) == 3
+    assert search_dice(0, 0) == 0
+    assert search_dice(5, 6) == 7
+    assert search_dice(9, 0) == 7
+    assert search_dice(2, 3, dice=5) == 5
+    assert search_dice(2, 3, dice=2) == 2  # the shadow troops ignored (Frodo puts on the Ring)
+    with pytest.raises(ValueError, match=r"^dice: more Nazgûl \(3\) than search dice \(2\)"):
+        search_dice(3, 0, dice=2)
+    with pytest.raises(ValueError, match="^dice: 2 Nazgûl and 3 shadow troops roll 5 search dice"):
+        search_dice(2, 3, dice=4)
+
+
+def test_search_roll_refuses_more_nazgul_than_dice():
+    with pytest.raises(ValueError, match=r"^nazgul: more Nazgûl \(3\) than search dice \(2\)"):
+        search_roll(2, SEARCH, nazgul=3)
+    assert search_roll(7, SEARCH, nazgul=9)["dice"] == 7  # 9 Nazgûl still roll at most 7 dice
 
 
 # --------------------------------------------------------------------------- Mount Doom

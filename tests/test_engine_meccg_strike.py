@@ -12,9 +12,9 @@ def test_plain_strike_by_hand():
     result = strike(5, 9)
     assert result["modified_prowess"] == 5
     assert result["need"] == 5
-    assert result["success"] == Fraction(30, 36)
+    assert result["defeated"] == Fraction(30, 36)
     assert result["ineffectual"] == Fraction(3, 36)
-    assert result["failure"] == Fraction(3, 36)
+    assert result["successful"] == Fraction(3, 36)
     assert result["body_check_fail"] is None
     assert result["character_eliminated"] is None
     assert result["creature_defeated"] is None
@@ -41,7 +41,7 @@ def test_body_check_and_elimination_by_hand():
     # prowess 3 against 9: tie roll 6 (5 ways), fail on 5 or less (1+2+3+4 = 10 ways), win 21 ways
     # body 8: the check fails on 9+ = 4+3+2+1 = 10 ways; eliminated = 10/36 * 10/36
     result = strike(3, 9, body=8)
-    assert (result["success"], result["ineffectual"], result["failure"]) == (
+    assert (result["defeated"], result["ineffectual"], result["successful"]) == (
         Fraction(21, 36), Fraction(5, 36), Fraction(10, 36))
     assert result["body_check_fail"] == Fraction(10, 36)
     assert result["character_eliminated"] == Fraction(100, 1296)
@@ -60,7 +60,7 @@ def test_already_wounded_follows_wounded_unless_given():
 def test_creature_body_check_by_hand():
     # prowess 6 against 9: win on 4+ (33 ways); creature body 7 fails on 8+ (15 ways)
     result = strike(6, 9, creature_body=7)
-    assert result["success"] == Fraction(33, 36)
+    assert result["defeated"] == Fraction(33, 36)
     assert result["creature_defeated"] == Fraction(33, 36) * Fraction(15, 36)
 
 
@@ -68,23 +68,26 @@ def test_outcomes_sum_to_one_and_rise_with_prowess():
     previous = Fraction(-1)
     for prowess in range(-5, 20):
         result = strike(prowess, 9)
-        assert result["success"] + result["ineffectual"] + result["failure"] == 1
-        assert result["success"] >= previous
-        previous = result["success"]
-    assert strike(-5, 9)["success"] == 0
-    assert strike(19, 9)["success"] == 1
+        assert result["defeated"] + result["ineffectual"] + result["successful"] == 1
+        assert result["defeated"] >= previous
+        previous = result["defeated"]
+    assert strike(-5, 9)["defeated"] == 0
+    assert strike(19, 9)["defeated"] == 1
 
 
 def test_ineffectual_only_on_exact_tie():
     # prowess 0 against 12: only double six ties, nothing wins
     result = strike(0, 12)
     assert result["ineffectual"] == Fraction(1, 36)
-    assert result["success"] == 0
+    assert result["defeated"] == 0
 
 
 def test_tapped_character_cannot_choose_to_remain_untapped():
-    with pytest.raises(ValueError, match=r"^stay_untapped: "):
+    with pytest.raises(ValueError, match=r"^stay_untapped: only a character that is neither tapped nor wounded"):
         strike(5, 9, tapped=True, stay_untapped=True)
+    # a wounded character cannot tap either, so it cannot choose to remain untapped
+    with pytest.raises(ValueError, match=r"^stay_untapped: only a character that is neither tapped nor wounded"):
+        strike(5, 9, wounded=True, stay_untapped=True)
 
 
 @pytest.mark.parametrize("kwargs, field", [

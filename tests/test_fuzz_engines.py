@@ -293,7 +293,7 @@ battle_faces = st.fixed_dictionaries({name: st.integers(0, 4) for name in fotf_d
        in_mordor=st.booleans(), rerolls=st.integers(0, 3), nazgul=st.one_of(st.none(), st.integers(0, 9)))
 def test_search_roll_is_a_distribution_and_rerolls_only_save_hope(dice, faces, in_haven, nazgul_present, in_mordor,
                                                                   rerolls, nazgul):
-    if nazgul is not None and (nazgul > 0) != nazgul_present:
+    if nazgul is not None and ((nazgul > 0) != nazgul_present or nazgul > dice < fotf_dice.MAX_SEARCH_DICE):
         refuses(lambda: fotf_dice.search_roll(dice, faces, nazgul_present=nazgul_present, nazgul=nazgul), "nazgul")
         return
     kwargs = dict(in_haven=in_haven, nazgul_present=nazgul_present, in_mordor=in_mordor, nazgul=nazgul)
@@ -316,6 +316,10 @@ def test_search_roll_is_a_distribution_and_rerolls_only_save_hope(dice, faces, i
        in_haven=st.booleans(), nazgul_present=st.booleans(), rerolls=st.integers(0, 3))
 def test_battle_roll_marginals_come_from_the_joint_distribution(dice, faces, friendly, shadow, in_haven,
                                                                  nazgul_present, rerolls):
+    if not friendly or not shadow:  # a battle needs troops of both sides
+        refuses(lambda: fotf_dice.battle_roll(dice, faces, friendly, shadow), "friendly_troops" if not friendly
+                else "shadow_troops")
+        return
     r = fotf_dice.battle_roll(dice, faces, friendly, shadow, in_haven=in_haven, nazgul_present=nazgul_present,
                               rerolls=rerolls)
     joint = r["joint"]
@@ -444,28 +448,28 @@ strike_args = st.fixed_dictionaries({
     "wounded": st.booleans(), "stay_untapped": st.booleans(), "unused_strikes": st.integers(0, 20),
     "support": st.integers(0, 19), "resource_modifier": st.integers(-20, 20), "other_modifiers": st.integers(-20, 20),
     "body": st.one_of(st.none(), st.integers(0, 20)), "creature_body": st.one_of(st.none(), st.integers(0, 20)),
-}).map(lambda a: {**a, "stay_untapped": False} if a["tapped"] else a)
+}).map(lambda a: {**a, "stay_untapped": False} if a["tapped"] or a["wounded"] else a)
 
 
 @FAST
 @given(args=strike_args)
 def test_strike_outcomes_partition_and_support_only_helps(args):
     r = strike(**args)
-    assert r["success"] + r["ineffectual"] + r["failure"] == 1
-    assert all(is_probability(r[k]) for k in ("success", "ineffectual", "failure"))
+    assert r["defeated"] + r["ineffectual"] + r["successful"] == 1
+    assert all(is_probability(r[k]) for k in ("defeated", "ineffectual", "successful"))
     if args["body"] is None:
         assert r["character_eliminated"] is None
     else:
-        assert is_probability(r["body_check_fail"]) and r["character_eliminated"] <= r["failure"]
+        assert is_probability(r["body_check_fail"]) and r["character_eliminated"] <= r["successful"]
     if args["creature_body"] is None:
         assert r["creature_defeated"] is None
     else:
-        assert r["creature_defeated"] <= r["success"]
+        assert r["creature_defeated"] <= r["defeated"]
     helped = strike(**{**args, "support": args["support"] + 1})
-    assert helped["success"] >= r["success"] and helped["failure"] <= r["failure"]
+    assert helped["defeated"] >= r["defeated"] and helped["successful"] <= r["successful"]
     if not args["tapped"] and not args["stay_untapped"]:
         tapped = strike(**{**args, "tapped": True})
-        assert tapped["success"] <= r["success"]
+        assert tapped["defeated"] <= r["defeated"]
 
 
 STRIKE_BAD = {"prowess": bad_whole(-20, 20), "strike_prowess": bad_whole(-20, 30), "tapped": bad_flag(),

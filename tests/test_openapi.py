@@ -10,7 +10,7 @@ from webapp import PROJECT_ROOT
 from webapp.calculators import CALCULATORS
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
-REQUIRED = {"/api/search": {"q": "combat"}}  # parameters an endpoint cannot do without
+REQUIRED = {"/api/search": {"q": "combat"}}  # parameters the search cannot do without
 README = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
 
 
@@ -19,6 +19,15 @@ def document(app):
     response = app.test_client().get("/api/openapi.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
     return response.get_json()
+
+
+def example_query(document, path):
+    """Parameters an endpoint answers: the search's required ones, a calculator's documented examples."""
+    return REQUIRED.get(path) or {
+        parameter["name"]: schema_values({key: parameter["schema"][key] for key in ("example", "default")
+                                          if key in parameter["schema"]})[0]
+        for parameter in document["paths"][path]["get"].get("parameters", [])
+        if {"example", "default"} & set(parameter["schema"])}
 
 
 def documented_operations(document):
@@ -42,7 +51,7 @@ def test_every_api_route_is_documented_with_its_method_and_nothing_else(app, doc
 def test_every_documented_operation_answers(client, document):
     for path, method in documented_operations(document):
         if method == "GET":
-            response = client.get(path, query_string=REQUIRED.get(path, {}))
+            response = client.get(path, query_string=example_query(document, path))
             assert response.status_code == 200, (path, response.get_data(as_text=True)[:200])
         else:
             response = client.post(path, json={})
@@ -114,7 +123,7 @@ def get_paths():
 @pytest.mark.parametrize("path", get_paths())
 def test_an_endpoint_reads_exactly_its_documented_parameters(app, document, path):
     documented = set(get_parameters(document, path))
-    for query in (REQUIRED.get(path, {}), {**REQUIRED.get(path, {}), "unknown_parameter": "1"}):
+    for query in (example_query(document, path), {**example_query(document, path), "unknown_parameter": "1"}):
         asked, status = call_recording(app, path, query)
         assert status == 200
         assert asked - {"unknown_parameter"} == documented
@@ -123,6 +132,8 @@ def test_an_endpoint_reads_exactly_its_documented_parameters(app, document, path
 def schema_values(schema):
     """Text values drawn from a parameter's schema: its default, enum, bounds and middle."""
     values = []
+    if "example" in schema:
+        values.append(schema["example"])
     if "default" in schema:
         values.append(schema["default"])
     values += schema.get("enum", [])
@@ -141,7 +152,7 @@ def test_every_documented_parameter_is_accepted(client, document, path):
         schema = parameter["schema"]
         answers = {}
         for value in schema_values(schema):
-            response = client.get(path, query_string={**REQUIRED.get(path, {}), name: value})
+            response = client.get(path, query_string={**example_query(document, path), name: value})
             answers[value] = response.status_code
             if response.status_code != 200:
                 # refused only with the reason, naming a parameter

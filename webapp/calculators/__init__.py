@@ -1,8 +1,10 @@
 """Calculators: one declaration each (see calculator.py), served as pages and JSON endpoints."""
 from flask import url_for
 
+import json
+
 from . import fotf, meccg, meq, wotr, wotr_cards
-from .calculator import percent
+from .calculator import decimal, exact, percent
 
 CALCULATORS = {calc.id: calc for module in (wotr, fotf, meccg, meq, wotr_cards) for calc in module.CALCULATORS}
 
@@ -32,4 +34,8 @@ def init_app(app):
             "calculator_title": lambda calculator_id: CALCULATORS[calculator_id].title,
             "calculators_for": for_game,
             "pct": percent,
+            "decimal": decimal,
+            "exact": exact,
+            # a field's conditions as the form's script reads them, the names with the plan's prefix
+            "shown_when_data": lambda whens, prefix: json.dumps([when.as_data(prefix) for when in whens]),
         }

@@ -5,6 +5,10 @@ The form, the GET and POST API, the OpenAPI document and every error message are
 declaration. A calculator that reads a content data file (``data``) is declared without it and
 bound to the loaded content when the app starts (:meth:`Calculator.bind`): nothing reads content
 at import time.
+
+A result is shown answer first: the ``headline`` sentence, the charts not marked ``folded``, the
+calculator's own ``template``, then the details folded away (the other charts with their exact
+fractions, the working). ``key`` gives the one figure that sets plans side by side.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from functools import cached_property
 from typing import Callable
 
 from ..engines.inputs import InputError
-from .fields import Field, read_query
+from .fields import REQUIRED, ZEROS, Field, Records, read_query
 
 WORKING = "explanation"  # what the API calls an engine's working, whatever the engine calls it
 WORKING_KEYS = ("steps", "explanation")  # what the engines call it
@@ -28,11 +32,13 @@ class Group:
     legend: str | Callable
     fields: tuple
     note: str | Callable = ""
+    shown_when: tuple = ()  # When conditions for every field of the group (see Field.shown_when)
+    summary: bool = False  # a result's summary of the inputs lists the group's fields after its legend
 
     def bind(self, data) -> Group:
-        return Group(legend=self.legend(data) if callable(self.legend) else self.legend,
-                     fields=tuple(member.with_data(data) for member in self.fields),
-                     note=self.note(data) if callable(self.note) else self.note)
+        return replace(self, legend=self.legend(data) if callable(self.legend) else self.legend,
+                       fields=tuple(member.with_data(data) for member in self.fields),
+                       note=self.note(data) if callable(self.note) else self.note)
 
 
 @dataclass(frozen=True)
@@ -66,8 +72,9 @@ class Calculator:
     form: tuple  # fields and Groups, in the order the form shows them
     compute: Callable  # values (and the data file's values, when ``data`` is set) -> result
     method: str  # how the numbers are worked out, in a sentence or two
-    headline: Callable = lambda result: ""  # the answer in a sentence, above everything else
-    charts: Callable = lambda result: []
+    headline: Callable = lambda result: ""  # the answer in a sentence (or with a smaller second line: a pair)
+    key: Callable = None  # (result, the first plan's result) -> (what, how much): the figure plans compare
+    charts: Callable = lambda result: []  # the first ones (not folded) right under the headline
     template: str = ""  # shows the rest of the result; "" shows only the headline, charts and working
     apis: tuple = ()
     data: str = ""  # a content data file of the calculator's game it reads (content/<game>/data/<data>.yaml)
@@ -78,10 +85,14 @@ class Calculator:
         if len(names) != len(set(names)):
             raise ValueError(f"{self.id}: a field is declared twice")
         for member in self.fields:
-            if not member.in_query:
+            if not member.in_query and not isinstance(member, Records):
                 raise ValueError(f"{self.id}: {member.name} cannot be a form field")
-            if member.shown_when and member.shown_when[0] not in names:
-                raise ValueError(f"{self.id}: {member.name} is shown when {member.shown_when[0]}, not a field")
+            if isinstance(member, Records) and any(api.method == "GET" for api in self.apis):
+                raise ValueError(f"{self.id}: records are entered by a form, not a GET endpoint's query")
+            for condition in self.conditions(member):
+                if condition.field not in names[:names.index(member.name)]:
+                    raise ValueError(f"{self.id}: {member.name} is shown when {condition.field}, not a field before it")
+            check_blank(self.id, member)
 
     @cached_property
     def groups(self) -> list:
@@ -106,9 +117,45 @@ class Calculator:
     def field(self, name) -> Field:
         return next(member for member in self.fields if member.name == name)
 
+    def conditions(self, member) -> tuple:
+        """The When conditions under which a field applies: its own, else its group's."""
+        if member.shown_when:
+            return member.shown_when
+        return next((group.shown_when for group in self.groups if member in group.fields), ())
+
+    def applying(self, values) -> set:
+        """The names of the fields that apply to these values (a field whose condition's field
+        could not be read counts as applying, so its own errors still show)."""
+        names = set()
+        for member in self.fields:
+            conditions = self.conditions(member)
+            if not conditions or any(
+                    condition.field in names and (condition.field not in values or condition.holds(
+                        self.field(condition.field).form_value(values[condition.field])))
+                    for condition in conditions):
+                names.add(member.name)
+        return names
+
     def prefill(self) -> dict:
         """What the empty form shows, by field name."""
         return {member.name: member.prefill for member in self.fields}
+
+    def form_query(self, values=None, prefix="") -> list:
+        """The parameters the form sends for these values (the empty form's, by default), as (name, text)."""
+        values = {**self.prefill(), **(values or {})}
+        return [pair for member in self.fields for pair in member.form_pairs(prefix + member.name, values[member.name])]
+
+    def summary(self, values, applying) -> list:
+        """The inputs a result was worked out from, each in a few words, for a one-line summary."""
+        parts = []
+        for group in self.groups:
+            texts = [text for member in group.fields if member.name in applying
+                     for text in [member.summary(values.get(member.name))] if text]
+            if group.summary and texts:
+                parts.append(f"{group.legend}: {', '.join(texts)}")
+            else:
+                parts += texts
+        return parts
 
     def bind(self, library) -> Calculator:
         """The calculator with what it reads from the loaded content in place."""
@@ -124,8 +171,19 @@ class Calculator:
         return compute(values, self.content) if self.data else compute(values)
 
     def answer(self, args, prefix=""):
-        """(values, errors, raw, result) for a form or query string; result is None after an error."""
+        """(values, errors, raw, result) for a form or query string; result is None after an error.
+
+        A field that does not apply to the other values (see Field.shown_when) may be blank: its
+        value is then None, and the engine is never asked to use it.
+        """
         values, errors, raw = read_query(self.fields, args, prefix)
+        applying = self.applying(values)
+        for member in self.fields:
+            if member.name not in applying and member.name in errors and not blank(raw[member.name]):
+                continue  # what was typed there is still refused
+            if member.name not in applying:
+                errors.pop(member.name, None)
+                values[member.name] = values.get(member.name)
         result = None
         if not errors:
             try:
@@ -136,6 +194,22 @@ class Calculator:
                 else:
                     errors["_form"] = str(error)
         return values, errors, raw, result
+
+
+def blank(typed) -> bool:
+    """Whether what was typed for a field (text, or a form's rows of records) is blank."""
+    return not typed if isinstance(typed, list) else not typed.strip()
+
+
+def check_blank(calc_id, member):
+    """A blank may only stand for the kind's zero, or be "not given" with its meaning in words."""
+    members = member.fields if isinstance(member, Records) else ()
+    for field in (member, *members):
+        if field.default is None and not field.blank:
+            raise ValueError(f"{calc_id}: {field.name} may be blank but does not say what a blank means")
+        if field.default not in (REQUIRED, None) and not any(
+                field.default == zero and type(field.default) is type(zero) for zero in ZEROS):
+            raise ValueError(f"{calc_id}: a blank {field.name} would silently stand for {field.default!r}")
 
 
 # --------------------------------------------------------------------------- results
@@ -176,15 +250,58 @@ def plain(value):
 
 
 def percent(probability) -> str:
-    """A probability as a player reads it: 33.3%, <0.1% or 100%."""
-    value = float(probability) * 100
-    if value == 0:
+    """A probability as a player reads it: 43%, 5.4%, 0.3%, <0.1%, >99.9%; 0% and 100% only when exact."""
+    if probability == 0:
         return "0%"
+    if probability == 1:
+        return "100%"
+    value = float(probability) * 100
     if value < 0.1:
         return "<0.1%"
-    if 99.9 < value < 100:
+    if value > 99.9:
         return ">99.9%"
+    if 10 <= value <= 99:  # whole percents read best in the middle; the details hold the exact figure
+        return f"{value:.0f}%"
     return f"{value:.1f}%".replace(".0%", "%")
+
+
+def exact(probability) -> str:
+    """A probability exactly, for the details: a fraction while it stays readable, else 10 decimals."""
+    if isinstance(probability, Fraction) and probability.denominator <= 10 ** 9:
+        return str(probability)
+    return f"{float(probability):.10f}"
+
+
+def decimal(value, places=2) -> str:
+    """An expected count: 1.94."""
+    return f"{float(value):.{places}f}"
+
+
+def at_least(distribution, count):
+    """The chance of at least ``count`` from a list of chances indexed by count."""
+    return sum(distribution[count:], Fraction(0)) if count < len(distribution) else Fraction(0)
+
+
+def usual_count(distribution, first=1):
+    """The count players ask about first: the highest reached at least half the time (else the
+    lowest possible from ``first``); None when no count from ``first`` on is possible."""
+    possible = [count for count in range(first, len(distribution)) if at_least(distribution, count) > 0]
+    if not possible:
+        return None
+    likely = [count for count in possible if at_least(distribution, count) >= Fraction(1, 2)]
+    return likely[-1] if likely else possible[0]
+
+
+def at_least_ladder(distribution, noun, verb, first=1, most=3) -> tuple[str, str]:
+    """("74% to score at least 2 hits", "94% at least 1; 43% at least 3"): the usual count, and its
+    neighbours; ("", "") when no count from ``first`` on is possible."""
+    main = usual_count(distribution, first)
+    if main is None:
+        return "", ""
+    possible = [count for count in range(first, len(distribution)) if at_least(distribution, count) > 0]
+    others = [count for count in possible if count != main and abs(count - main) < most][:most - 1]
+    return (f"{percent(at_least(distribution, main))} to {verb} at least {noun(main)}",
+            "; ".join(f"{percent(at_least(distribution, count))} at least {count}" for count in others))
 
 
 # --------------------------------------------------------------------------- charts
@@ -199,20 +316,50 @@ class Bar:
 
 @dataclass(frozen=True)
 class Chart:
+    """Bars (kind "bars") or lines over rounds (kind "line"), with a table for the details.
+
+    ``table`` is (column headings, rows of cells): exact fractions, at least / at most.
+    A folded chart sits in the details; the others under the headline.
+    """
+
     title: str
-    bars: tuple
+    bars: tuple = ()
     caption: str = ""
+    table: tuple = ()
+    folded: bool = False
+    kind: str = "bars"
+    series: tuple = ()  # line: ((name, (value after round 1, after round 2, ...)), ...), values 0..1
+    x_label: str = ""
+
+    def fold(self) -> Chart:
+        return replace(self, folded=True)
 
 
-def distribution_chart(title, distribution, label=str, caption=""):
-    """Bars for a list of probabilities indexed by count."""
-    top = max((float(probability) for probability in distribution), default=0) or 1
-    bars = tuple(Bar(label(count), float(probability) / top, percent(probability))
-                 for count, probability in enumerate(distribution))
-    return Chart(title=title, bars=bars, caption=caption)
+def distribution_chart(title, distribution, noun=str, caption="", folded=False):
+    """A distribution as players ask about it: bars for "at least N" (N from 1), and in the details a
+    table of exactly / at least / at most N with the exact fractions. Impossible counts are left out."""
+    bars = tuple(Bar(f"at least {noun(count)}", float(at_least(distribution, count)),
+                     percent(at_least(distribution, count)))
+                 for count in range(1, len(distribution)) if at_least(distribution, count) > 0)
+    if not bars:
+        caption = caption or f"Always {noun(0)}."
+    rows = tuple((noun(count), percent(probability), percent(at_least(distribution, count)),
+                  percent(sum(distribution[:count + 1], Fraction(0))), exact(probability))
+                 for count, probability in enumerate(distribution) if probability > 0)
+    return Chart(title=title, bars=bars, caption=caption, folded=folded,
+                 table=(("", "exactly", "at least", "at most", "exactly, as a fraction"), rows))
 
 
-def outcome_chart(title, outcomes, caption=""):
-    """Bars for named probabilities [(label, probability), ...], scaled to 100%."""
-    bars = tuple(Bar(label, float(probability), percent(probability)) for label, probability in outcomes)
-    return Chart(title=title, bars=bars, caption=caption)
+def outcome_chart(title, outcomes, caption="", folded=False):
+    """Bars for named probabilities [(label, probability), ...] out of 100%; impossible ones left out."""
+    shown = [(label, probability) for label, probability in outcomes if probability > 0]
+    bars = tuple(Bar(label, float(probability), percent(probability)) for label, probability in shown)
+    rows = tuple((label, percent(probability), exact(probability)) for label, probability in shown)
+    return Chart(title=title, bars=bars, caption=caption, folded=folded,
+                 table=(("", "chance", "exactly"), rows))
+
+
+def line_chart(title, series, x_label="round", caption="", folded=True):
+    """Lines over rounds: series is ((name, (value after round 1, ...)), ...), values from 0 to 1."""
+    return Chart(title=title, kind="line", caption=caption, folded=folded, x_label=x_label,
+                 series=tuple((name, tuple(float(value) for value in values)) for name, values in series))

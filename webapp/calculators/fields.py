@@ -5,9 +5,14 @@ it allows, and describes itself for OpenAPI. A value it cannot take is an InputE
 field, the same exception the engines raise, so a page shows the message beside the field and the
 API answers ``{"error": "<name>: <message>"}``.
 
-What a blank or missing value means is the field's ``default``: REQUIRED (an error), None ("not
-given", which the engine gives a meaning) or a value. What the empty form shows first is its
-``example`` (the default unless said otherwise).
+What a blank or missing value means is the field's ``default``, and only one of three things:
+REQUIRED (an error beside the field), None ("not given", whose meaning the field's ``blank`` says
+in words, such as "fight to the end") or the kind's zero (0, false, no items) for a count, points
+or a modifier, where empty naturally means none; the form then shows the 0 it used. Nothing else
+is ever filled in for the player. What the empty form shows first is the field's ``example``.
+
+A field may apply only while another field has a given value (``shown_when``): a form then shows
+it only then (all fields are shown without JavaScript), and a blank there is no error.
 """
 from __future__ import annotations
 
@@ -28,8 +33,33 @@ REQUIRED = _Marker("REQUIRED")  # a blank or missing value is an error naming th
 SAME = _Marker("SAME")  # the example is the default
 MAX_TEXT = 200  # the most characters a form box or query parameter holds
 BOOLEAN_WORDS = {"true": True, "1": True, "false": False, "0": False}
-SHORT_CHOICE = 3  # choices a form can show side by side (radio buttons) rather than in a drop-down
-SMALL_COUNT = 10  # a range a form can step through (- and + buttons) rather than type
+SHORT_CHOICE = 5  # choices a form shows as radio buttons rather than in a drop-down
+ZEROS = (0, False, (), "")  # the only values a blank may stand for
+
+
+@dataclass(frozen=True)
+class When:
+    """A condition on another field of the same form, on its value as the form shows it.
+
+    ``When("terrain", "siege")`` holds while terrain is siege; ``When("removal_need", other_than=("",))``
+    while removal_need is not blank.
+    """
+
+    field: str
+    values: tuple = ()
+    other_than: tuple = ()
+
+    def __init__(self, field, *values, other_than=()):
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "values", tuple(values))
+        object.__setattr__(self, "other_than", tuple(other_than))
+
+    def holds(self, text: str) -> bool:
+        return text not in self.other_than if self.other_than else text in self.values
+
+    def as_data(self, prefix="") -> dict:
+        """The condition as the form's script reads it (the field's name as the form names it)."""
+        return {"field": prefix + self.field, "values": list(self.values), "other_than": list(self.other_than)}
 
 
 @dataclass(frozen=True)
@@ -53,13 +83,15 @@ class Field:
     label: str
     _: KW_ONLY
     help: str = ""
-    default: object = REQUIRED  # what a blank or missing value means: REQUIRED, None or a value
+    default: object = REQUIRED  # what a blank or missing value means: REQUIRED, None or the kind's zero
+    blank: str = ""  # with default None: what a blank means, in words that stand alone ("fought to the end")
     example: object = SAME  # what the empty form shows first
     widget: str = ""  # how a form shows it; "" lets the kind choose (see widget_hint)
-    shown_when: tuple = ()  # (another field's name, its value): a form shows this field only then
+    shown_when: tuple = ()  # When conditions: the field applies (and a form shows it) while any holds
+    short: str = ""  # the label in a result's one-line summary of the inputs, when shorter than the label
 
     kind = "field"
-    in_query = True  # can be given as one query parameter (a list of records cannot)
+    in_query = True  # can be given in a query string (a list of records only by a form, card by card)
 
     # --- what each kind says about itself
 
@@ -89,7 +121,34 @@ class Field:
     def widget_hint(self) -> str:
         return self.widget or "text"
 
+    def form_pairs(self, name, value) -> list:
+        """The parameters a browser sends for the value in this field's form widget."""
+        return [(name, self.form_value(value))]
+
+    def summary(self, value) -> str:
+        """The value in a result's one-line summary of the inputs ("" leaves it out)."""
+        if value is None:
+            return self.blank
+        if self.zero_when_blank and value == self.default:
+            return ""
+        return f"{self.short or self.label} {self.form_value(value)}"
+
     # --- shared by every kind
+
+    @property
+    def zero_when_blank(self) -> bool:
+        """Whether a blank stands for the kind's zero (a count, points, a modifier)."""
+        return self.default is not REQUIRED and self.default is not None
+
+    def given(self, args, name: str) -> bool:
+        """Whether a form or query string has a parameter for the field (even a blank one)."""
+        return name in args
+
+    def shown(self, text: str) -> str:
+        """What a form shows again after reading ``text``: the 0 a blank stood for, else what was typed."""
+        if self.zero_when_blank and not text.strip():
+            return self.form_value(self.default)
+        return text
 
     @property
     def prefill(self):
@@ -143,6 +202,8 @@ class Field:
         if self.default is not REQUIRED and self.default is not None:
             schema["default"] = self.form_value(self.default) if query and schema.get("type") == "string" \
                 else self.default
+        if query and self.prefill is not None and self.prefill != self.default:  # what the form is prefilled with
+            schema["example"] = self.form_value(self.prefill) if schema.get("type") == "string" else self.prefill
         return schema
 
     def but(self, **changes) -> Field:
@@ -171,6 +232,7 @@ class Integer(Field):
     _: KW_ONLY
     minimum: int
     maximum: int
+    signed: bool = False  # a modifier: a summary shows +1
 
     kind = "integer"
 
@@ -193,7 +255,12 @@ class Integer(Field):
         return {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
 
     def widget_hint(self):
-        return self.widget or ("stepper" if self.maximum - self.minimum <= SMALL_COUNT else "number")
+        return self.widget or "stepper"
+
+    def summary(self, value):
+        if self.signed and isinstance(value, int) and value > 0:
+            return f"{self.short or self.label} +{value}"
+        return super().summary(value)
 
 
 @dataclass(frozen=True)
@@ -221,6 +288,12 @@ class Boolean(Field):
 
     def widget_hint(self):
         return self.widget or "switch"
+
+    def form_pairs(self, name, value):
+        return [(name, "true")] if value else []  # an unchecked switch sends nothing
+
+    def summary(self, value):
+        return (self.short or self.label) if value else ""
 
 
 @dataclass(frozen=True)
@@ -253,6 +326,11 @@ class Choice(Field):
     def widget_hint(self):
         return self.widget or ("radio" if len(self.choices) <= SHORT_CHOICE else "select")
 
+    def summary(self, value):
+        if value is None:
+            return super().summary(value)
+        return f"{self.short or self.label}: {dict(self.choices)[value].split(' (')[0]}"
+
 
 @dataclass(frozen=True)
 class IntegerList(Field):
@@ -261,15 +339,42 @@ class IntegerList(Field):
     _: KW_ONLY
     minimum: int
     maximum: int
-    count: int | None = None  # exactly this many numbers
+    count: int | None = None  # exactly this many numbers (a form shows a box for each)
     max_items: int | None = None  # at most this many (when the count is not fixed)
+    item: str = ""  # what each number belongs to ("marker"), for a fixed count
 
     kind = "integer_list"
 
     def allowed(self):
         blank = " (or blank)" if self.default is None else ""
-        many = f"{self.count} " if self.count is not None else ""
-        return f"{many}whole numbers from {self.minimum} to {self.maximum}, separated by commas{blank}"
+        if self.count is not None:
+            return f"{self.count} whole numbers from {self.minimum} to {self.maximum}, one per {self.item}{blank}"
+        return f"whole numbers from {self.minimum} to {self.maximum}, separated by commas{blank}"
+
+    def widget_hint(self):
+        return self.widget or ("boxes" if self.count else "text")
+
+    def read_args(self, args, name):
+        """A fixed count may come as one box per number (the form) or as one comma-separated value."""
+        given = args.getlist(name)
+        if self.count and self.count > 1 and len(given) == self.count:
+            if any("," in text for text in given):
+                raise self.refusal(name)
+            return self.parse_text(",".join(given) if any(text.strip() for text in given) else "", name)
+        return super().read_args(args, name)
+
+    def typed(self, args, name):
+        return ",".join(args.getlist(name))[:MAX_TEXT]
+
+    def form_pairs(self, name, value):
+        if self.widget_hint() == "boxes":
+            return [(name, str(number)) for number in value] if value else [(name, "")] * self.count
+        return super().form_pairs(name, value)
+
+    def summary(self, value):
+        if value is None or (self.zero_when_blank and not value):
+            return super().summary(value)
+        return f"{self.short or self.label} {', '.join(map(str, value))}"
 
     def check_length(self, numbers, path):
         if self.count is not None and len(numbers) != self.count:
@@ -282,6 +387,8 @@ class IntegerList(Field):
         numbers = [whole_number(part) for part in text.split(",")]
         if any(number is None or not self.minimum <= number <= self.maximum for number in numbers):
             raise self.refusal(path)
+        if self.count is not None and len(numbers) != self.count:
+            raise InputError(path, f"must be {self.allowed()} (got {len(numbers)})")
         return self.check_length(numbers, path)
 
     def read_json(self, value, path):
@@ -357,12 +464,63 @@ class Records(Field):
     shorthand: str = ""
 
     kind = "records"
-    in_query = False  # a form entering records one by one would read several parameters (see read_args)
+    in_query = False  # no GET endpoint takes them; a form enters them one by one (see read_args)
 
     def allowed(self):
         if self.min_items == self.max_items:
             return f"a list of {self.max_items} {self.item}s"
         return f"a list of at most {self.max_items} {self.item}s"
+
+    # --- a form enters the records one by one: <name>-1-<member>, <name>-2-<member>, ... numbered from 1
+
+    def row_texts(self, args, name) -> list:
+        """What was typed for each record, in the order of their numbers; rows left blank are no record."""
+        start, members = name + "-", {member.name for member in self.fields}
+        numbers = set()
+        for key in args:
+            if key.startswith(start):
+                number, _, member = key[len(start):].partition("-")
+                if number.isdigit() and len(number) <= 3 and member in members:
+                    numbers.add(int(number))
+        rows = []
+        for number in sorted(numbers):
+            texts = {member.name: ",".join(args.getlist(f"{start}{number}-{member.name}")) for member in self.fields}
+            if any(text.strip() for text in texts.values()):
+                rows.append(texts)
+        return rows
+
+    def read_args(self, args, name):
+        """The records a form gives, numbered from 1 again once blank rows are dropped."""
+        rows = self.row_texts(args, name)
+        if not rows:
+            return self.when_blank(name)
+        if not self.min_items <= len(rows) <= self.max_items:
+            raise InputError(name, f"must be {self.allowed()} (got {len(rows)})")
+        return [{member.name: member.parse_text(texts[member.name], f"{name}-{number}-{member.name}")
+                 for member in self.fields} for number, texts in enumerate(rows, start=1)]
+
+    def typed(self, args, name):
+        return [{member: text[:MAX_TEXT] for member, text in row.items()} for row in self.row_texts(args, name)]
+
+    def given(self, args, name):
+        return any(key.startswith(name + "-") for key in args)
+
+    def shown(self, rows):
+        return [{member.name: member.shown(row[member.name]) for member in self.fields} for row in rows]
+
+    def form_pairs(self, name, value):
+        return [pair for number, record in enumerate(value or (), start=1) for member in self.fields
+                for pair in member.form_pairs(f"{name}-{number}-{member.name}", record.get(member.name, member.prefill))]
+
+    def form_value(self, value):
+        """Records as a form's rows show them: one mapping of texts per record."""
+        return [{member.name: member.form_value(record.get(member.name, member.prefill)) for member in self.fields}
+                for record in value or ()]
+
+    def summary(self, value):
+        if not value:
+            return ""
+        return f"{self.short or self.label}: {len(value)}"
 
     def read_json(self, value, path):
         if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items:
@@ -397,17 +555,17 @@ def read_query(fields, args, prefix=""):
 
     Returns (values, errors, raw): values by field name, an error message by field name for each
     field that could not be read, and the text typed into each field (so a form can show it
-    again). ``prefix`` qualifies every parameter name, so several sets of the same fields can
-    share one query string.
+    again; for a blank that stood for 0, the 0). ``prefix`` qualifies every parameter name, so
+    several plans can share one query string.
     """
     values, errors, raw = {}, {}, {}
     for member in fields:
         name = prefix + member.name
-        raw[member.name] = member.typed(args, name)
+        raw[member.name] = member.shown(member.typed(args, name))
         try:
             values[member.name] = member.read_args(args, name)
-        except InputError as error:
-            errors[member.name] = error.message
+        except InputError as error:  # named as the form names it, less the prefix (a record's box: cards-2-attack)
+            errors[error.field.removeprefix(prefix)] = error.message
     return values, errors, raw
 
 

@@ -1,12 +1,14 @@
 """Fate of the Fellowship: the search roll, the battle roll and the roll to destroy the One Ring.
 
 The rules name every die result but not how many faces show it, so the face counts are form
-fields and API parameters, prefilled from the content data file content/fotf/data/dice.yaml;
-every page says whether that file's counts have been checked against the real dice.
+fields and API parameters that must be given; the form prefills them from the content data file
+content/fotf/data/dice.yaml, and every page says whether those counts have been checked against
+the real dice.
 """
 from ..engines import fotf_dice
 from ..engines.inputs import InputError
-from .calculator import Api, Calculator, Group, distribution_chart, outcome_chart, percent
+from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart,
+                         outcome_chart, percent)
 from .fields import Boolean, Choice, Data, Integer
 
 FACE_LABELS = {
@@ -23,18 +25,19 @@ REROLLS_HELP = ("How many rerolls the characters present will pay for. Each rero
 def faces_notice(dice):
     """What the player must know about the prefilled face counts, in one sentence."""
     if dice["verified"]:
-        return "Prefilled from the game data (content/fotf/data/dice.yaml), checked against the real dice."
-    return ("UNVERIFIED: the prefilled counts are placeholders (content/fotf/data/dice.yaml), not taken "
-            "from the rules; count the faces on your own dice and change them here.")
+        return "Prefilled with counts checked against the real dice."
+    return ("Not given in the rules summary; check your dice. The prefilled counts are a placeholder: count "
+            "the faces on your own dice and change them here.")
 
 
 def faces_group(die):
     """One field per result of the die: how many of its faces show it, prefilled from the data file."""
     return Group(
         legend=lambda dice: (f"Faces of the {die} die "
-                             f"({'checked counts' if dice['verified'] else 'UNVERIFIED placeholder counts'})"),
-        fields=tuple(Integer(name, f"Faces showing {FACE_LABELS[name]}", default=Data(die, name), minimum=0,
-                             maximum=fotf_dice.MAX_FACES) for name in DIE_FACES[die]),
+                             f"({'checked against the real dice' if dice['verified'] else 'not in the rules; check your dice'})"),
+        fields=tuple(Integer(name, f"Faces showing {FACE_LABELS[name]}", example=Data(die, name), minimum=0,
+                             maximum=fotf_dice.MAX_FACES, short=FACE_LABELS[name])
+                     for name in DIE_FACES[die]),
         note=faces_notice,
     )
 
@@ -58,7 +61,15 @@ def with_faces(result, faces, dice):
 
 def rerolls_field(help_text):
     return Integer("rerolls", "Rerolls", default=0, minimum=0, maximum=fotf_dice.MAX_REROLLS,
-                   help=REROLLS_HELP + " " + help_text)
+                   help=REROLLS_HELP + " " + help_text + " Blank: 0.")
+
+
+def dice_noun(count, what="search"):
+    return f"{count} {what} {'die' if count == 1 else 'dice'}"
+
+
+def hope(count):
+    return f"{count} hope"
 
 
 FACES_KEYS = ("faces", "faces_verified")
@@ -69,18 +80,28 @@ FACES_KEYS = ("faces", "faces_verified")
 
 def search(values, dice):
     faces = faces_from(values, "search")
-    result = fotf_dice.search_roll(values["dice"], faces, in_haven=values["in_haven"],
-                                   nazgul_present=values["nazgul_present"], in_mordor=values["in_mordor"],
-                                   rerolls=values["rerolls"], nazgul=values["nazgul"])
+    count = fotf_dice.search_dice(values["nazgul"], values["shadow_troops"], values["dice"])
+    result = fotf_dice.search_roll(count, faces, in_haven=values["in_haven"], nazgul_present=values["nazgul"] > 0,
+                                   in_mordor=values["in_mordor"], rerolls=values["rerolls"], nazgul=values["nazgul"])
+    result["dice_from"] = "given" if values["dice"] is not None else "counted"
     return with_faces(result, faces, dice)
 
 
+def search_headline(result):
+    if not result["dice"]:
+        return "No Nazgûl and no shadow troops: no search dice are rolled, so no hope is lost."
+    main, others = at_least_ladder(result["hope_lost"], hope, "lose")
+    detail = f"{others}. " if others else ""
+    return (f"{percent(result['hope_lost'][0])} to lose no hope" + (f"; {main}." if main else "."),
+            f"{detail[0].upper() + detail[1:] if detail else ''}Expected hope lost: "
+            f"{decimal(result['expected_hope_lost'])}, with {dice_noun(result['dice'])}.")
+
+
 def search_charts(result):
-    charts = [distribution_chart("Chance of each amount of hope lost", result["hope_lost"],
-                                 label=lambda hope: f"{hope} hope")]
+    charts = [distribution_chart("Hope lost", result["hope_lost"], noun=hope)]
     if result["dice"] and any(result["recall"][1:]):
-        charts.append(distribution_chart("Chance of each number of Nazgûl sent to Mordor", result["recall"],
-                                         label=lambda nazgul: f"{nazgul} Nazgûl"))
+        charts.append(distribution_chart("Nazgûl sent to Mordor", result["recall"],
+                                         noun=lambda nazgul: f"{nazgul} Nazgûl", folded=True))
     return charts
 
 
@@ -89,30 +110,33 @@ SEARCH = Calculator(
     data="dice",
     form=(
         Group("Search roll", (
-            Integer("dice", "Search dice", default=3, minimum=0, maximum=fotf_dice.MAX_SEARCH_DICE,
-                    help="1 per Nazgûl in Frodo's region and 1 per shadow troop in his location "
-                         "(his destination if he is travelling), at most 7; 0 means no roll."),
+            Integer("nazgul", "Nazgûl in Frodo's region", default=0, example=1, minimum=0,
+                    maximum=fotf_dice.MAX_NAZGUL, help="Each rolls a search die. Blank: 0."),
+            Integer("shadow_troops", "Shadow troops in Frodo's location", default=0, example=2, minimum=0,
+                    maximum=fotf_dice.MAX_SHADOW_TROOPS,
+                    help="His destination if he is travelling; each rolls a search die. Blank: 0."),
+            Integer("dice", "Search dice", default=None, blank="search dice counted from the Nazgûl and shadow troops",
+                    minimum=0, maximum=fotf_dice.MAX_SEARCH_DICE,
+                    help="Blank: one per Nazgûl and shadow troop, at most 7. Give the Nazgûl's count alone when "
+                         "the shadow troops are ignored (Frodo puts on the Ring)."),
             Boolean("in_haven", "Frodo is in a haven", default=False,
                     help="In a haven an exposed result costs no hope."),
-            Boolean("nazgul_present", "Nazgûl in Frodo's region", default=True,
-                    help="With no Nazgûl there, a recall result does nothing."),
-            Integer("nazgul", "How many Nazgûl there", default=None, minimum=0, maximum=fotf_dice.MAX_NAZGUL,
-                    help="Blank: as many as the recalls rolled. Recalls beyond this number find no Nazgûl to send."),
             Boolean("in_mordor", "Frodo is in Mordor", default=False, help="In Mordor a recall result does nothing."),
             rerolls_field("Only a die that costs hope is rerolled."),
         )),
         faces_group("search"),
     ),
     compute=search,
-    headline=lambda result: (f"Expected hope lost {float(result['expected_hope_lost']):.2f}; "
-                             f"chance of losing no hope {percent(result['hope_lost'][0])}."),
+    headline=search_headline,
+    key=lambda result, first: ("no hope lost", percent(result["hope_lost"][0])),
     charts=search_charts,
     template="calc/fotf_search.html",
-    method="Exact: every way the search dice can land is counted, with each result's chance taken from "
-           "the face counts above. Rerolls are followed one at a time, each on a die that costs hope, the "
+    method="Exact: one search die per Nazgûl and shadow troop (at most 7), and every way the dice can land "
+           "is counted, with each result's chance taken from the face counts above. A recall sends one of the "
+           "Nazgûl present to Mordor. Rerolls are followed one at a time, each on a die that costs hope, the "
            "new face standing. Probabilities are exact fractions, shown rounded.",
     apis=(Api("/api/fotf/search", "Hope lost and Nazgûl sent to Mordor by one search roll",
-              result=("dice", "hope_lost", "expected_hope_lost", "recall", "expected_recall",
+              result=("dice", "dice_from", "hope_lost", "expected_hope_lost", "recall", "expected_recall",
                       "expected_rerolls_spent", *FACES_KEYS)),),
 )
 
@@ -122,9 +146,8 @@ SEARCH = Calculator(
 
 def battle(values, dice):
     faces = faces_from(values, "battle")
-    count = values["dice"]
-    if count is None:
-        count = fotf_dice.battle_dice(values["initiator"], values["friendly_troops"], values["shadow_troops"])
+    count = fotf_dice.battle_dice(values["initiator"], values["friendly_troops"], values["shadow_troops"],
+                                  values["dice"])
     result = fotf_dice.battle_roll(count, faces, values["friendly_troops"], values["shadow_troops"],
                                    in_haven=values["in_haven"], nazgul_present=values["nazgul_present"],
                                    rerolls=values["rerolls"])
@@ -132,19 +155,25 @@ def battle(values, dice):
     return with_faces(result, faces, dice)
 
 
+def troops(what):
+    return lambda count: f"{count} {what} troop{'s' if count != 1 else ''}"
+
+
 def battle_headline(result):
-    headline = (f"Expected shadow troops removed {float(result['expected_shadow_removed']):.2f}; "
-                f"expected friendly troops removed {float(result['expected_friendly_removed']):.2f}.")
+    main, others = at_least_ladder(result["shadow_removed"], troops("shadow"), "remove")
+    main = main or "no shadow troop can be removed"
+    friendly = at_least(result["friendly_removed"], 1)
+    sentence = f"{main[0].upper()}{main[1:]}; {percent(friendly)} to lose at least 1 friendly troop."
     if result["haven_lost"] is not None:
-        headline += f" The haven falls {percent(result['haven_lost'])}."
-    return headline
+        sentence += f" The haven falls {percent(result['haven_lost'])}."
+    detail = f"Shadow troops: {others}. " if others else ""
+    return sentence, f"{detail}With {dice_noun(result['dice'], 'battle')}."
 
 
 def battle_charts(result):
     charts = [
-        distribution_chart("Shadow troops removed", result["shadow_removed"], label=lambda count: f"{count} removed"),
-        distribution_chart("Friendly troops removed", result["friendly_removed"],
-                           label=lambda count: f"{count} removed"),
+        distribution_chart("Shadow troops removed", result["shadow_removed"], noun=troops("shadow")),
+        distribution_chart("Friendly troops removed", result["friendly_removed"], noun=troops("friendly")),
     ]
     if result["haven_lost"] is not None:
         charts.append(outcome_chart("The haven", [("Falls", result["haven_lost"]),
@@ -157,16 +186,18 @@ BATTLE = Calculator(
     data="dice",
     form=(
         Group("Battle roll", (
-            Integer("dice", "Battle dice", default=None, minimum=1, maximum=fotf_dice.MAX_BATTLE_DICE,
-                    help="Blank: worked out from who starts the battle and the troops present."),
-            Choice("initiator", "Battle started by", default="attack",
+            Choice("initiator", "Battle started by", example="attack",
                    choices=tuple((initiator, INITIATOR_LABELS[initiator]) for initiator in fotf_dice.INITIATORS),
-                   help="An attack rolls 1 die per friendly troop (at least 1); a card rolls 1 per shadow "
-                        "troop; never more than 3."),
-            Integer("friendly_troops", "Friendly troops in the location", default=2, minimum=0,
+                   help="An attack rolls up to 1 die per friendly troop; a card rolls 1 per shadow troop; "
+                        "never more than 3."),
+            Integer("friendly_troops", "Friendly troops in the location", example=2, minimum=0,
                     maximum=fotf_dice.MAX_FRIENDLY_TROOPS),
-            Integer("shadow_troops", "Shadow troops in the location", default=2, minimum=0,
+            Integer("shadow_troops", "Shadow troops in the location", example=2, minimum=0,
                     maximum=fotf_dice.MAX_SHADOW_TROOPS),
+            Integer("dice", "Battle dice", default=None, blank="battle dice counted from the troops", minimum=1,
+                    maximum=fotf_dice.MAX_BATTLE_DICE,
+                    help="Blank: worked out from who starts the battle and the troops present. An attack may "
+                         "roll fewer."),
             Boolean("in_haven", "The location is a haven", default=False,
                     help="In a haven an overrun result does nothing."),
             Boolean("nazgul_present", "Nazgûl present", default=False,
@@ -177,6 +208,7 @@ BATTLE = Calculator(
     ),
     compute=battle,
     headline=battle_headline,
+    key=lambda result, first: ("at least 1 shadow troop removed", percent(at_least(result["shadow_removed"], 1))),
     charts=battle_charts,
     template="calc/fotf_battle.html",
     method="Exact: every way the battle dice can land is counted, with each result's chance taken from "
@@ -196,6 +228,7 @@ def ring(values, dice):
     faces = faces_from(values, "search")
     result = fotf_dice.ring_roll(values["nazgul"], values["shadow_troops"], values["hope"], values["hope_missing"],
                                  faces, rerolls=values["rerolls"])
+    result["hope"] = values["hope"]
     return with_faces(result, faces, dice)
 
 
@@ -204,23 +237,27 @@ RING = Calculator(
     data="dice",
     form=(
         Group("At Mount Doom", (
-            Integer("nazgul", "Nazgûl present", default=2, minimum=0, maximum=fotf_dice.MAX_NAZGUL),
-            Integer("shadow_troops", "Shadow troops present", default=1, minimum=0,
-                    maximum=fotf_dice.MAX_SHADOW_TROOPS),
-            Integer("hope", "Hope left", default=5, minimum=1, maximum=fotf_dice.MAX_HOPE,
+            Integer("nazgul", "Nazgûl present", default=0, example=2, minimum=0, maximum=fotf_dice.MAX_NAZGUL,
+                    help="Blank: 0."),
+            Integer("shadow_troops", "Shadow troops present", default=0, example=1, minimum=0,
+                    maximum=fotf_dice.MAX_SHADOW_TROOPS, help="Blank: 0."),
+            Integer("hope", "Hope left", example=5, minimum=1, maximum=fotf_dice.MAX_HOPE,
                     help="Where the hope marker stands before the roll."),
-            Integer("hope_missing", "Hope missing from the track", default=3, minimum=0, maximum=fotf_dice.MAX_HOPE,
-                    help="Each missing hope adds a search die; the roll never uses more than 7."),
+            Integer("hope_missing", "Hope missing from the track", default=0, example=3, minimum=0,
+                    maximum=fotf_dice.MAX_HOPE,
+                    help="Each missing hope adds a search die; the roll never uses more than 7. Blank: 0."),
             rerolls_field("Only a die that costs hope is rerolled."),
         )),
         faces_group("search"),
     ),
     compute=ring,
-    headline=lambda result: (f"Chance to destroy the One Ring: {percent(result['win'])} "
-                             f"({result['dice']} search dice)."),
+    headline=lambda result: (f"The One Ring is destroyed {percent(result['win'])}.",
+                             f"{dice_noun(result['dice'])} against {hope(result['hope'])} left: the players win "
+                             f"if at least 1 hope remains. Expected hope lost: {decimal(result['expected_hope_lost'])}."),
+    key=lambda result, first: ("Ring destroyed", percent(result["win"])),
     charts=lambda result: [
         outcome_chart("Outcome", [("Ring destroyed", result["win"]), ("All hope lost", 1 - result["win"])]),
-        distribution_chart("Chance of each amount of hope lost", result["hope_lost"], label=lambda hope: f"{hope} hope"),
+        distribution_chart("Hope lost", result["hope_lost"], noun=hope, folded=True),
     ],
     template="calc/fotf_ring.html",
     method="Exact: the final search roll's dice are counted from the Nazgûl, shadow troops and missing hope "

@@ -7,15 +7,23 @@ from ..engines.meccg.influence import INFLUENCE_KINDS
 from ..engines.meccg.inputs import MAX_INFLUENCE, MAX_MODIFIER, MAX_SUPPORT
 from ..engines.meccg.strike import MAX_BODY, MAX_UNUSED_STRIKES, PROWESS_RANGE, STRIKE_PROWESS_RANGE
 from .calculator import Api, Calculator, Group, outcome_chart, percent
-from .fields import Boolean, Choice, Integer, Records
+from .fields import Boolean, Choice, Integer, Records, When
 
 
-def modifier_field(name, label, help_text=""):
-    return Integer(name, label, default=0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER, help=help_text)
+def modifier_field(name, label, help_text="", **more):
+    return Integer(name, label, default=0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER,
+                   help=f"{help_text} Blank: 0.".strip(), signed=True, **more)
 
 
-def influence_field(name, label, default, help_text=""):
-    return Integer(name, label, default=default, minimum=0, maximum=MAX_INFLUENCE, help=help_text)
+def influence_field(name, label, example, help_text="", **more):
+    """Unused influence: a count, so a blank is 0."""
+    return Integer(name, label, default=0, example=example, minimum=0, maximum=MAX_INFLUENCE,
+                   help=f"{help_text} Blank: 0.".strip(), **more)
+
+
+def roll_needed(need):
+    """The lowest 2d6 roll that does it, in words."""
+    return "any roll" if need <= 2 else ("no roll" if need > 12 else f"a roll of {need} or more")
 
 
 def succeeds_chart(success_label):
@@ -36,21 +44,26 @@ KIND_LABELS = {
 INFLUENCE = Calculator(
     id="meccg-influence", game="meccg", slug="influence", title="Influence attempt",
     form=(
-        Choice("kind", "Influence attempt on", default="character",
+        Choice("kind", "Influence attempt on", example="character",
                choices=tuple((kind, KIND_LABELS[kind]) for kind in INFLUENCE_KINDS)),
-        influence_field("direct_influence", "Your character's unused direct influence", 3),
+        influence_field("direct_influence", "Your character's unused direct influence", 4,
+                        short="Your direct influence"),
         modifier_field("modifiers", "Modifiers", "Everything cards and abilities add to or take from the attempt."),
-        influence_field("opponent_general_influence", "Opponent's unused general influence", 5),
+        influence_field("opponent_general_influence", "Opponent's unused general influence", 1,
+                        short="Their general influence"),
         influence_field("controller_direct_influence", "Controlling character's unused direct influence", 0,
-                        "Counts only against a follower, ally or item; left out for a character or faction."),
-        influence_field("mind", "Target number", 6,
-                        "The mind of the character, follower or ally; the faction's number; for an item, the mind "
-                        "of the character holding it."),
+                        "Counts against a follower, ally or item.", short="Controller's direct influence",
+                        shown_when=(When("kind", "follower", "ally", "item"),)),
+        Integer("mind", "Target number", example=6, minimum=0, maximum=MAX_INFLUENCE,
+                help="The mind of the character, follower or ally; the faction's number; for an item, the mind "
+                     "of the character holding it."),
         Boolean("identical", "Reveal an identical card first", default=False,
                 help="Drops the target number to 0. An item can only be influenced this way."),
     ),
     compute=lambda values: meccg.influence_attempt(**values),
-    headline=lambda result: f"The attempt succeeds {percent(result['probability'])}.",
+    headline=lambda result: (f"The influence attempt succeeds {percent(result['probability'])}: your roll "
+                             f"minus your opponent's must be at least {result['need']}."),
+    key=lambda result, first: ("succeeds", percent(result["probability"])),
     charts=succeeds_chart("Succeeds"),
     template="calc/meccg_influence.html",
     method="Exact: all 1,296 pairs of your 2d6 and your opponent's 2d6 are counted. The attempt succeeds when "
@@ -66,16 +79,18 @@ INFLUENCE = Calculator(
 FACTION = Calculator(
     id="meccg-faction", game="meccg", slug="faction", title="Playing a faction",
     form=(
-        influence_field("direct_influence", "Influencing character's direct influence", 3),
+        influence_field("direct_influence", "Influencing character's direct influence", 3,
+                        short="Direct influence"),
         modifier_field("modifiers", "Modifiers", "Standard modifications and any cards or abilities that apply."),
-        influence_field("faction_number", "Faction's number", 9,
-                        "The number printed on the faction card that the roll must beat."),
+        Integer("faction_number", "Faction's number", example=9, minimum=0, maximum=MAX_INFLUENCE,
+                help="The number printed on the faction card that the roll must beat."),
     ),
     compute=lambda values: meccg.faction_play(values["direct_influence"], values["modifiers"],
                                               values["faction_number"]),
-    headline=lambda result: f"The faction comes into play {percent(result['probability'])}.",
+    headline=lambda result: (f"The faction comes into play {percent(result['probability'])}: "
+                             f"{roll_needed(result['need'])} on 2d6."),
+    key=lambda result, first: ("comes into play", percent(result["probability"])),
     charts=succeeds_chart("Comes into play"),
-    template="calc/meccg_faction.html",
     method="Exact: each of the 36 ways two dice can land is counted; the faction comes into play when the "
            "roll plus direct influence and modifiers is more than the faction's number.",
     apis=(Api("/api/meccg/faction", "Chance of playing a faction by its influence check",
@@ -87,8 +102,8 @@ FACTION = Calculator(
 
 
 def strike_headline(result):
-    headline = (f"Success {percent(result['success'])}, ineffectual {percent(result['ineffectual'])}, "
-                f"failure {percent(result['failure'])}.")
+    headline = (f"The strike is defeated {percent(result['defeated'])}, ineffectual {percent(result['ineffectual'])}, "
+                f"successful {percent(result['successful'])} (the character is wounded).")
     if result["character_eliminated"] is not None:
         headline += f" The character is eliminated {percent(result['character_eliminated'])}."
     if result["creature_defeated"] is not None:
@@ -97,12 +112,12 @@ def strike_headline(result):
 
 
 def strike_charts(result):
-    charts = [outcome_chart("The strike", [("Success", result["success"]), ("Ineffectual", result["ineffectual"]),
-                                           ("Failure", result["failure"])])]
+    charts = [outcome_chart("The strike", [("Defeated", result["defeated"]), ("Ineffectual", result["ineffectual"]),
+                                           ("Successful: wounded", result["successful"])])]
     if result["character_eliminated"] is not None:
         charts.append(outcome_chart("The character after the strike", [
-            ("Unhurt", result["success"] + result["ineffectual"]),
-            ("Wounded, survives", result["failure"] - result["character_eliminated"]),
+            ("Unhurt", result["defeated"] + result["ineffectual"]),
+            ("Wounded, survives", result["successful"] - result["character_eliminated"]),
             ("Eliminated", result["character_eliminated"]),
         ]))
     return charts
@@ -112,38 +127,41 @@ STRIKE = Calculator(
     id="meccg-strike", game="meccg", slug="strike", title="Strike and body check",
     form=(
         Group("The strike", (
-            Integer("prowess", "Character's prowess", default=5, minimum=PROWESS_RANGE[0], maximum=PROWESS_RANGE[1]),
-            Integer("strike_prowess", "Strike's prowess", default=8, minimum=STRIKE_PROWESS_RANGE[0],
+            Integer("prowess", "Character's prowess", example=5, minimum=PROWESS_RANGE[0], maximum=PROWESS_RANGE[1]),
+            Integer("strike_prowess", "Strike's prowess", example=8, minimum=STRIKE_PROWESS_RANGE[0],
                     maximum=STRIKE_PROWESS_RANGE[1]),
             Boolean("tapped", "Character is tapped", default=False, help="-1 to prowess."),
             Boolean("wounded", "Character is wounded", default=False,
-                    help="-2 to prowess, and +1 to the body check roll after a failed strike."),
+                    help="-2 to prowess, and +1 to the body check roll after a successful strike."),
             Boolean("stay_untapped", "Chooses to remain untapped", default=False,
-                    help="-3 to prowess; only an untapped character can choose it."),
+                    help="-3 to prowess; only a character that is neither tapped nor wounded can choose it."),
             Integer("unused_strikes", "Unused strikes the attacker allocates", default=0, minimum=0,
-                    maximum=MAX_UNUSED_STRIKES, help="-1 to prowess for each."),
+                    maximum=MAX_UNUSED_STRIKES, help="-1 to prowess for each. Blank: 0.", short="Unused strikes"),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
-                    help="+1 to prowess for each unassigned character that taps to help."),
+                    help="+1 to prowess for each unassigned character that taps to help. Blank: 0.",
+                    short="Support"),
             modifier_field("resource_modifier", "Skill resource card modifier",
                            "At most one resource card that needs a skill may change the strike."),
             modifier_field("other_modifiers", "Other modifiers", "Every other resource and hazard card that applies."),
         )),
         Group("Body checks (optional)", (
-            Integer("body", "Character's body", default=None, minimum=0, maximum=MAX_BODY,
-                    help="Blank: leave out the body check after a failed strike."),
-            Integer("creature_body", "Creature's body", default=None, minimum=0, maximum=MAX_BODY,
-                    help="Blank: leave out the creature's body check after a successful strike."),
+            Integer("body", "Character's body", default=None, blank="no body check for the character", minimum=0, maximum=MAX_BODY,
+                    help="Blank: leave out the body check after a successful strike."),
+            Integer("creature_body", "Creature's body", default=None, blank="no body check for the creature", minimum=0,
+                    maximum=MAX_BODY, help="Blank: leave out the creature's body check after the strike is defeated."),
         )),
     ),
     compute=lambda values: meccg.strike(**values),
     headline=strike_headline,
+    key=lambda result, first: ("strike defeated", percent(result["defeated"])),
     charts=strike_charts,
     template="calc/meccg_strike.html",
     method="Exact: the character's prowess is modified step by step, then each of the 36 ways two dice can "
-           "land is counted against the strike's prowess (higher defeats it, equal is ineffectual, lower fails). "
-           "Body checks are further 2d6 rolls, multiplied in exactly.",
+           "land is counted against the strike's prowess: higher defeats the strike, equal makes it ineffectual, "
+           "lower makes it successful and wounds the character. Body checks are further 2d6 rolls, multiplied in "
+           "exactly.",
     apis=(Api("/api/meccg/strike", "Outcome chances of one strike, with the body checks that follow",
-              result=("success", "ineffectual", "failure", "body_check_fail", "character_eliminated",
+              result=("defeated", "ineffectual", "successful", "body_check_fail", "character_eliminated",
                       "creature_defeated", "modified_prowess", "need", "distribution")),),
 )
 
@@ -165,8 +183,8 @@ def corruption(values):
 
 
 def corruption_headline(result):
-    headline = (f"Passes {percent(result['pass'])}, discarded {percent(result['discard'])}, "
-                f"eliminated {percent(result['eliminate'])}.")
+    headline = (f"The character passes {percent(result['pass'])}, is discarded {percent(result['discard'])}, "
+                f"is eliminated {percent(result['eliminate'])}.")
     if result["removal"] is not None:
         headline += f" The corruption card is removed {percent(result['removal']['probability'])}."
     return headline
@@ -185,24 +203,28 @@ CORRUPTION = Calculator(
     id="meccg-corruption", game="meccg", slug="corruption", title="Corruption check",
     form=(
         Group("Corruption check", (
-            Integer("corruption", "Corruption points", default=5, minimum=0, maximum=MAX_CORRUPTION,
+            Integer("corruption", "Corruption points", example=5, minimum=0, maximum=MAX_CORRUPTION,
                     help="The character's total corruption points."),
             modifier_field("modifier", "Corruption check modifier", "The character's own modifier and any cards."),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
-                    help="+1 to the roll for each."),
+                    help="+1 to the roll for each. Blank: 0.", short="Support"),
         )),
         Group("Removing a corruption card (optional)", (
-            Integer("removal_need", "Number the corruption card asks for", default=None, minimum=0,
-                    maximum=MAX_CORRUPTION, help="Blank: no removal roll. Each corruption card prints its own number."),
-            modifier_field("removal_modifier", "Removal roll modifier"),
-            Boolean("stay_untapped", "Remains untapped while trying", default=False, help="-3 to the removal roll."),
-            Choice("removal_comparison", "The roll must be", default="greater",
+            Integer("removal_need", "Number the corruption card asks for", default=None, blank="no removal roll",
+                    minimum=0, maximum=MAX_CORRUPTION, short="Removal roll",
+                    help="Blank: no removal roll. Each corruption card prints its own number."),
+            modifier_field("removal_modifier", "Removal roll modifier",
+                           shown_when=(When("removal_need", other_than=("",)),)),
+            Boolean("stay_untapped", "Remains untapped while trying", default=False, help="-3 to the removal roll.",
+                    shown_when=(When("removal_need", other_than=("",)),)),
+            Choice("removal_comparison", "The roll must be", example="greater",
                    choices=tuple((comparison, COMPARISON_LABELS[comparison]) for comparison in REMOVAL_COMPARISONS),
-                   help="As the corruption card words it."),
+                   help="As the corruption card words it.", shown_when=(When("removal_need", other_than=("",)),)),
         )),
     ),
     compute=corruption,
     headline=corruption_headline,
+    key=lambda result, first: ("passes", percent(result["pass"])),
     charts=corruption_charts,
     template="calc/meccg_corruption.html",
     method="Exact: each of the 36 ways two dice can land is counted against the corruption points (more passes, "
@@ -235,25 +257,26 @@ EXAMPLES = (
 
 # One player's entries: a record of the API's players list, and p1_/p2_ fields of the form.
 PLAYER = (
-    *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1])
-      for name in SOURCES),
-    *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high, help=COUNT_LABELS[name][1])
-      for name, (low, high) in PLAYER_COUNTS.items()),
+    *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1],
+              help="Blank: 0.") for name in SOURCES),
+    *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high,
+              help=f"{COUNT_LABELS[name][1]} Blank: 0.") for name, (low, high) in PLAYER_COUNTS.items()),
     Boolean("avatar_eliminated", "Avatar eliminated", default=False),
 )
 PLAYER_KEYS = tuple(member.name for member in PLAYER)
-RULESET = Choice("ruleset", "Half rule", default="seed",
+RULESET = Choice("ruleset", "Half rule", example="seed",
                  choices=tuple((ruleset, RULESET_LABELS[ruleset]) for ruleset in RULESETS),
                  help="How much of the total one kind of points may give.")
 
 
 def player_group(number):
     example = EXAMPLES[number - 1]
-    return Group(f"Player {number}", (
+    return Group(f"Player {number}", summary=True, fields=(
         *(member.but(name=f"p{number}_{member.name}", example=example[member.name]) if member.name in example
           else member.but(name=f"p{number}_{member.name}") for member in PLAYER),
-        Integer(f"p{number}_deck_exhaustions", "Times the play deck has run out", default=None, minimum=0,
-                maximum=MAX_DECK_EXHAUSTIONS, help="Optional: give it for both players to see who may call the Council."),
+        Integer(f"p{number}_deck_exhaustions", "Times the play deck has run out", default=None,
+                blank="deck run-outs not given", minimum=0, maximum=MAX_DECK_EXHAUSTIONS, short="deck run out",
+                help="Optional: give it for both players to see who may call the Council."),
     ))
 
 
@@ -276,8 +299,8 @@ def calling(values, players):
 def council_page(values):
     players = [{name: values[f"p{number}_{name}"] for name in PLAYER_KEYS} for number in (1, 2)]
     result = meccg.free_council(players, values["ruleset"])
-    result["rows"] = [{"step": first["step"], "players": (first, second)}
-                      for first, second in zip(result["players"][0]["steps"], result["players"][1]["steps"])]
+    for player in result["players"]:
+        player["source_rows"] = [(SOURCE_LABELS[name], points) for name, points in player["sources"].items()]
     result["calling"] = calling(values, players)
     return result
 
@@ -295,6 +318,7 @@ COUNCIL = Calculator(
     form=(player_group(1), player_group(2), Group("Scoring", (RULESET,))),
     compute=council_page,
     headline=council_headline,
+    key=lambda result, first: ("Player 1", f"{result['players'][0]['total']} to {result['players'][1]['total']}"),
     template="calc/meccg_council.html",
     method="Each player's points are counted in order: the six kinds of points; dead and imprisoned characters "
            "taken from character points; kinds 1 to 4 doubled where the opponent has none; no kind above half "

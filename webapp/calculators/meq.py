@@ -32,19 +32,21 @@ def dominance(values):
 DOMINANCE = Calculator(
     id="meq-dominance", game="meq", slug="dominance", title="Dominance",
     form=(
-        Integer("hero_to_finale", "Heroes' marker: spaces to the Finale", default=8,
+        Integer("hero_to_finale", "Heroes' marker: spaces to the Finale", example=8,
                 help="Count the spaces from the heroes' story marker to the Finale space.", **SPACES),
-        IntegerList("sauron_to_finale", "Sauron's markers: spaces to the Finale",
-                    count=meq_dominance.SAURON_MARKERS, default=(10, 12, 14),
-                    help="One number per Sauron story marker, e.g. 10,12,14.", **SPACES),
-        IntegerList("sauron_to_shadow_falls", "Sauron's markers: spaces still to The Shadow Falls",
-                    count=meq_dominance.SAURON_MARKERS, default=(3, 4, 5),
+        IntegerList("sauron_to_finale", "Sauron's markers: spaces to the Finale", item="marker",
+                    count=meq_dominance.SAURON_MARKERS, example=(10, 12, 14),
+                    help="One number per Sauron story marker (in a query, separated by commas: 10,12,14).",
+                    **SPACES),
+        IntegerList("sauron_to_shadow_falls", "Sauron's markers: spaces still to The Shadow Falls", item="marker",
+                    count=meq_dominance.SAURON_MARKERS, example=(3, 4, 5),
                     help="One number per Sauron story marker; 0 for a marker on or past The Shadow Falls.", **SPACES),
         Boolean("first_turn", "First Sauron turn of the game", default=False),
     ),
     compute=dominance,
     headline=lambda result: (f"{result['dominant_text']}: heroes {result['heroes']}, Sauron {result['sauron']} "
                              f"(lower is dominant)."),
+    key=lambda result, first: ("", f"{result['dominant_text'].lower()} ({result['heroes']} to {result['sauron']})"),
     template="calc/meq_dominance.html",
     method="The heroes' count is their marker's distance to the Finale; Sauron's is the smaller of his closest "
            "marker's distance to the Finale and the spaces his three markers still need, added together, to "

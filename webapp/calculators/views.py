@@ -1,12 +1,15 @@
 """Calculator pages (GET forms, so every result has a permalink) and their JSON endpoints."""
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from ..content_store import get_game_or_404, get_library
 from ..engines.inputs import InputError
 from ..errors import error_response
 from . import CALCULATORS
-from .calculator import api_body, working
+from .calculator import api_body
 from .fields import read_json
+from .plans import MAX_PLANS, api_query, comparison, edited_query, plan_count, read_plans
 
 bp = Blueprint("calculators", __name__)
 
@@ -34,18 +37,21 @@ def calculator_index(game_id):
 
 @bp.route("/<game:game_id>/calc/<slug>")
 def page(game_id, slug):
+    """The calculator's form and, once submitted, its answer first; with ``plans``, two or three side by side."""
     calc = find(game_id, slug)
     game = get_game_or_404(game_id)
-    if any(member.name in request.args for member in calc.fields):
-        values, errors, raw, result = calc.answer(request.args)
-    else:
-        values, errors, result = calc.prefill(), {}, None
-        raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
-    rules = get_library().entries_for_calculator(calc.id)
-    charts = calc.charts(result) if result is not None else []
-    steps = working(result) if result is not None else None
-    return render_template("calculator.html", calc=calc, game=game, raw=raw, errors=errors, result=result,
-                           values=values, charts=charts, steps=steps, rules=rules), 400 if errors else 200
+    edited = edited_query(request.args)
+    if edited is not None:  # a plan was added or removed: the permalink that holds every plan
+        return redirect(url_for(".page", game_id=game_id, slug=slug) + "?" + urlencode(edited) + "#calc-form", 303)
+    count, count_error = plan_count(request.args)
+    plans = read_plans(calc, request.args, count)
+    get_api = next((api for api in calc.apis if api.method == "GET"), None)
+    api_urls = [f"{get_api.path}?{api_query(calc, plan)}" if get_api and plan.result is not None else ""
+                for plan in plans]
+    failed = bool(count_error) or any(plan.errors for plan in plans)
+    return render_template("calculator.html", calc=calc, game=game, plans=plans, count_error=count_error,
+                           comparison=comparison(calc, plans), api_urls=api_urls, max_plans=MAX_PLANS,
+                           rules=get_library().entries_for_calculator(calc.id)), 400 if failed else 200
 
 
 def api_get(calc, api):

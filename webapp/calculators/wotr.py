@@ -1,46 +1,76 @@
 """War of the Ring: the combat roll and the whole battle."""
 from ..engines import wotr_battle, wotr_combat
-from .calculator import Api, Calculator, Group, distribution_chart, outcome_chart, percent
-from .fields import Boolean, Choice, Integer
+from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart, line_chart,
+                         outcome_chart, percent, usual_count)
+from .fields import Boolean, Choice, Integer, When
 
 # --------------------------------------------------------------------------- combat roll
 
 
+def hits(count):
+    return f"{count} hit{'s' if count != 1 else ''}"
+
+
 def roll(values):
-    """The engine takes the fields by their names."""
-    distribution = wotr_combat.combat_roll(**values)
-    return {"distribution": distribution, "expected_hits": wotr_combat.expected_hits(distribution),
-            "at_least_one": 1 - distribution[0], "steps": wotr_combat.describe_roll(**values)}
+    """Combat dice from Combat Strength and re-rolls from Leadership, each capped at 5, then the engine."""
+    dice = min(values["strength"], wotr_combat.MAX_DICE)
+    rerolls = min(values["leadership"], wotr_combat.MAX_REROLLS)
+    roll_values = dict(dice=dice, hit=values["hit"], modifier=values["modifier"], rerolls=rerolls,
+                       reroll_modifier=values["reroll_modifier"])
+    distribution = wotr_combat.combat_roll(**roll_values)
+    capped = " (at most 5)" if values["strength"] > dice or values["leadership"] > rerolls else ""
+    derived = (f"Combat Strength {values['strength']} rolls {dice} {'die' if dice == 1 else 'dice'}; "
+               f"Leadership {values['leadership']} re-rolls up to {rerolls} missed {'die' if rerolls == 1 else 'dice'}"
+               f"{capped}.")
+    return {"dice": dice, "rerolls": rerolls, "distribution": distribution,
+            "expected_hits": wotr_combat.expected_hits(distribution), "at_least_one": 1 - distribution[0],
+            "steps": [derived, *wotr_combat.describe_roll(**roll_values)]}
+
+
+def roll_headline(result):
+    if not result["dice"]:
+        return "No Combat dice are rolled, so no hits are scored."
+    main, others = at_least_ladder(result["distribution"], hits, "score")
+    if not main:
+        return f"No hit is possible with {result['dice']} {'die' if result['dice'] == 1 else 'dice'}."
+    others = f"{others[0].upper()}{others[1:]}. " if others else ""
+    return f"{main[0].upper()}{main[1:]}.", f"{others}Expected hits: {decimal(result['expected_hits'])}."
+
+
+def roll_key(result, first):
+    count = usual_count(first["distribution"]) or 1
+    return f"at least {hits(count)}", percent(at_least(result["distribution"], count))
 
 
 def roll_modifier(name, label, help_text=""):
     return Integer(name, label, default=0, minimum=-wotr_combat.MAX_MODIFIER, maximum=wotr_combat.MAX_MODIFIER,
-                   help=help_text)
+                   help=help_text, signed=True)
 
 
 ROLL = Calculator(
     id="wotr-roll", game="wotr", slug="roll", title="Combat roll and leader re-roll",
     form=(
-        Integer("dice", "Combat dice", default=5, minimum=0, maximum=wotr_combat.MAX_DICE,
-                help="Combat Strength, at most 5."),
-        Integer("hit", "Hit on", default=5, minimum=wotr_combat.MIN_HIT, maximum=wotr_combat.MAX_HIT,
+        Integer("strength", "Combat Strength", example=5, minimum=0, maximum=wotr_battle.MAX_UNITS,
+                help="The Army units in the battle; it rolls one die each, at most 5."),
+        Integer("hit", "Hit on", example=5, minimum=wotr_combat.MIN_HIT, maximum=wotr_combat.MAX_HIT,
                 help="The number a die must reach: 5 normally, 6 against a City or Fortification in round 1 "
                      "(at 7, only a 6 hits unless a plus modifier lifts a lower face to 7)."),
-        roll_modifier("modifier", "Combat roll modifier", "Added to each die, e.g. +1 from a Combat card."),
-        Integer("rerolls", "Leader re-rolls", default=0, minimum=0, maximum=wotr_combat.MAX_REROLLS,
-                help="Leadership, at most 5; only missed dice are re-rolled."),
-        roll_modifier("reroll_modifier", "Re-roll modifier"),
+        roll_modifier("modifier", "Combat roll modifier", "Added to each die, e.g. +1 from a Combat card. Blank: 0."),
+        Integer("leadership", "Leadership", default=0, example=2, minimum=0, maximum=wotr_battle.MAX_LEADERSHIP,
+                help="Missed dice re-rolled, at most 5. Blank: 0."),
+        roll_modifier("reroll_modifier", "Re-roll modifier", "Added to each re-rolled die. Blank: 0."),
     ),
     compute=roll,
-    headline=lambda result: (f"Expected hits {float(result['expected_hits']):.2f}; "
-                             f"at least one hit {percent(result['at_least_one'])}."),
-    charts=lambda result: [distribution_chart("Chance of each number of hits", result["distribution"],
-                                              label=lambda hits: f"{hits} hit{'s' if hits != 1 else ''}")],
-    method="Exact: every face of every die is counted. A die hits on a 6, never on a 1, and on 2-5 when "
-           "face + modifier reaches the hit number; the missed dice the Leaders may pick up are then rolled "
-           "again with their own modifier. Probabilities are exact fractions, shown rounded.",
+    headline=roll_headline,
+    key=roll_key,
+    charts=lambda result: [distribution_chart("Chance of at least so many hits", result["distribution"],
+                                              noun=hits)],
+    method="Exact: every face of every die is counted. Combat Strength gives the dice (at most 5) and "
+           "Leadership the re-rolls (at most 5, and never more than the dice missed). A die hits on a 6, never "
+           "on a 1, and on 2-5 when face + modifier reaches the hit number; the missed dice the Leaders pick up "
+           "are rolled again with their own modifier. Probabilities are exact fractions, shown rounded.",
     apis=(Api("/api/wotr/roll", "Distribution of hits from one Combat roll and its Leader re-roll",
-              result=("distribution", "expected_hits")),),
+              result=("dice", "rerolls", "distribution", "expected_hits")),),
 )
 
 
@@ -51,22 +81,30 @@ POLICY_LABELS = {"strength": "Keep the most dice (downgrade Elites first)",
 MODIFIER_ROUNDS_LABELS = {"all": "Every round", "first": "Round 1 only"}
 TERRAIN_LABELS = {"field": "Open field", "city": "City", "fortification": "Fortification",
                   "siege": "Stronghold under siege"}
+OUTCOME_LABELS = {"defender_eliminated": "Defender destroyed", "attacker_eliminated": "Attacker destroyed",
+                  "both_eliminated": "Both destroyed", "neither_eliminated": "Both still stand"}
 
 
-def army_fields(side, name, regulars):
-    modifier = dict(default=0, minimum=-wotr_battle.MAX_MODIFIER, maximum=wotr_battle.MAX_MODIFIER)
+def army_fields(side, name, regulars, elites, leadership):
+    modifier = dict(default=0, minimum=-wotr_battle.MAX_MODIFIER, maximum=wotr_battle.MAX_MODIFIER, signed=True)
     return (
-        Integer(f"{side}_regulars", f"{name} Regulars", default=regulars, minimum=0, maximum=wotr_battle.MAX_UNITS,
-                help="At most 10 Army units stand in one region (the rulebook's stacking limit)."),
-        Integer(f"{side}_elites", f"{name} Elites", default=1, minimum=0, maximum=wotr_battle.MAX_UNITS),
-        Integer(f"{side}_leadership", f"{name} Leadership", default=1, minimum=0, maximum=wotr_battle.MAX_LEADERSHIP,
-                help="Re-rolls are capped at 5 and at the dice missed."),
-        Choice(f"{side}_policy", f"{name} casualties", default="strength",
+        Integer(f"{side}_regulars", f"{name} Regulars", default=0, example=regulars, minimum=0,
+                maximum=wotr_battle.MAX_UNITS, short="Regulars",
+                help="At most 10 Army units stand in one region (the rulebook's stacking limit). Blank: 0."),
+        Integer(f"{side}_elites", f"{name} Elites", default=0, example=elites, minimum=0,
+                maximum=wotr_battle.MAX_UNITS, help="Blank: 0.", short="Elites"),
+        Integer(f"{side}_leadership", f"{name} Leadership", default=0, example=leadership, minimum=0,
+                maximum=wotr_battle.MAX_LEADERSHIP, help="Re-rolls are capped at 5 and at the dice missed. Blank: 0.",
+                short="Leadership"),
+        Choice(f"{side}_policy", f"{name} casualties", example="strength", short="casualties",
                choices=tuple((policy, POLICY_LABELS[policy]) for policy in wotr_battle.CASUALTY_POLICIES)),
-        Integer(f"{side}_modifier", f"{name} roll modifier", **modifier),
-        Integer(f"{side}_reroll_modifier", f"{name} re-roll modifier", **modifier),
-        Choice(f"{side}_modifier_rounds", f"{name} modifiers apply", default="all",
-               choices=tuple((rounds, MODIFIER_ROUNDS_LABELS[rounds]) for rounds in wotr_battle.MODIFIER_ROUNDS)),
+        Integer(f"{side}_modifier", f"{name} roll modifier", help="Blank: 0.", short="roll", **modifier),
+        Integer(f"{side}_reroll_modifier", f"{name} re-roll modifier", help="Blank: 0.", short="re-roll",
+                **modifier),
+        Choice(f"{side}_modifier_rounds", f"{name} modifiers apply", example="all", short="modifiers",
+               choices=tuple((rounds, MODIFIER_ROUNDS_LABELS[rounds]) for rounds in wotr_battle.MODIFIER_ROUNDS),
+               shown_when=(When(f"{side}_modifier", other_than=("0",)),
+                           When(f"{side}_reroll_modifier", other_than=("0",)))),
     )
 
 
@@ -75,52 +113,78 @@ def army(values, side):
         regulars=values[f"{side}_regulars"], elites=values[f"{side}_elites"],
         leadership=values[f"{side}_leadership"], casualty_policy=values[f"{side}_policy"],
         modifier=values[f"{side}_modifier"], reroll_modifier=values[f"{side}_reroll_modifier"],
-        modifier_rounds=values[f"{side}_modifier_rounds"])
+        modifier_rounds=values[f"{side}_modifier_rounds"] or "all")  # "all" is moot: that side has no modifier
 
 
 def battle(values):
     return wotr_battle.battle(army(values, "attacker"), army(values, "defender"), terrain=values["terrain"],
                               rounds=values["rounds"], attacker_ceases_at=values["attacker_ceases_at"],
-                              siege_continue=values["siege_continue"])
+                              siege_continue=bool(values["siege_continue"]))
 
 
 def battle_headline(result):
     outcomes = result["outcomes"]
-    return (f"Defender destroyed {percent(outcomes['defender_eliminated'])}, attacker destroyed "
-            f"{percent(outcomes['attacker_eliminated'])}, both {percent(outcomes['both_eliminated'])}, "
-            f"neither {percent(outcomes['neither_eliminated'])}.")
+    parts = [f"{OUTCOME_LABELS[name]} {percent(outcomes[name])}" for name in OUTCOME_LABELS if outcomes[name] > 0]
+    return " · ".join(part if index == 0 else part[0].lower() + part[1:] for index, part in enumerate(parts)) + "."
+
+
+def battle_key(result, first):
+    return "defender destroyed", percent(result["outcomes"]["defender_eliminated"])
+
+
+def units(count):
+    return f"{count} unit{'s' if count != 1 else ''}"
+
+
+def per_round_chart(result):
+    """The course of the battle round by round: cumulative outcomes, rounds after nothing changes left out."""
+    rows = [row for row in result["per_round"] if row["round"] is not None]
+    names = [name for name in OUTCOME_LABELS if any(row[name] > 0 for row in rows)]
+    columns = names + ["still_fighting"]
+    while len(rows) > 1 and all(rows[-1][name] == rows[-2][name] for name in columns):
+        rows.pop()
+    labels = {**OUTCOME_LABELS, "neither_eliminated": "Stopped, both standing", "still_fighting": "Still fighting"}
+    caption = ""
+    last = rows[-1]
+    if last["still_fighting"] > 0 and result["per_round"][-1]["round"] is None:
+        caption = (f"After round {last['round']} the battle still goes on {percent(last['still_fighting'])} of the "
+                   f"time; the outcome above counts every round to the end.")
+    return line_chart("Round by round: chance of each outcome so far",
+                      [(labels[name], [row[name] for row in rows]) for name in columns], caption=caption)
 
 
 def battle_charts(result):
     outcomes = result["outcomes"]
     return [
-        outcome_chart("Outcome", [("Defender destroyed", outcomes["defender_eliminated"]),
-                                  ("Attacker destroyed", outcomes["attacker_eliminated"]),
-                                  ("Both destroyed", outcomes["both_eliminated"]),
-                                  ("Both still stand", outcomes["neither_eliminated"])]),
-        distribution_chart("Attacker units left", result["attacker_survivors"]),
-        distribution_chart("Defender units left", result["defender_survivors"]),
+        outcome_chart("Outcome", [(OUTCOME_LABELS[name], outcomes[name]) for name in OUTCOME_LABELS]),
+        distribution_chart("Attacker units left", result["attacker_survivors"], noun=units),
+        distribution_chart("Defender units left", result["defender_survivors"], noun=units),
+        per_round_chart(result),
     ]
 
 
 BATTLE = Calculator(
     id="wotr-battle", game="wotr", slug="battle", title="Whole battle odds",
     form=(
-        Group("Attacker", army_fields("attacker", "Attacker", regulars=5)),
-        Group("Defender", army_fields("defender", "Defender", regulars=3)),
+        Group("Attacker", army_fields("attacker", "Attacker", regulars=5, elites=1, leadership=1), summary=True),
+        Group("Defender", army_fields("defender", "Defender", regulars=3, elites=1, leadership=1), summary=True),
         Group("Battle", (
-            Choice("terrain", "Where", default="field",
+            Choice("terrain", "Where", example="field",
                    choices=tuple((terrain, TERRAIN_LABELS[terrain]) for terrain in wotr_battle.TERRAINS)),
-            Integer("rounds", "Most rounds", default=None, minimum=1, maximum=wotr_battle.MAX_ROUNDS,
+            Integer("rounds", "Most rounds", default=None, blank="fought to the end", minimum=1,
+                    maximum=wotr_battle.MAX_ROUNDS,
                     help="Blank: fight until one Army is gone (or the attacker ceases)."),
-            Integer("attacker_ceases_at", "Attacker ceases at strength", default=None, minimum=0,
-                    maximum=wotr_battle.MAX_UNITS,
+            Integer("attacker_ceases_at", "Attacker ceases at strength", default=None, blank="the attacker never ceases",
+                    minimum=0, maximum=wotr_battle.MAX_UNITS, short="Attacker ceases at",
                     help="The attacker stops after a round that leaves it this strong or weaker. Blank: never."),
-            Boolean("siege_continue", "Siege: pay an Elite to go on", default=True),
+            Boolean("siege_continue", "Siege: the attacker downgrades an Elite to fight each further round",
+                    default=False, shown_when=(When("terrain", "siege"),), short="Elite downgraded to go on",
+                    help="Off: the siege battle lasts one round."),
         )),
     ),
     compute=battle,
     headline=battle_headline,
+    key=battle_key,
     charts=battle_charts,
     template="calc/wotr_battle.html",
     method="Exact Markov chain over both Armies' Regulars and Elites. Each round both sides roll at once "

@@ -203,6 +203,9 @@ def search_roll(
         require_int("nazgul", nazgul, 0, MAX_NAZGUL)
         if (nazgul > 0) != nazgul_present:
             raise InputError("nazgul", "must be 0 when nazgul_present is false and at least 1 when it is true")
+        if nazgul > dice and dice < MAX_SEARCH_DICE:
+            raise InputError("nazgul", f"more Nazgûl ({nazgul}) than search dice ({dice}): each Nazgûl in "
+                                       f"Frodo's region rolls a die, at most {MAX_SEARCH_DICE} in all")
 
     if nazgul_present and not in_mordor:
         recall_limit = dice if nazgul is None else min(dice, nazgul)
@@ -250,25 +253,59 @@ def search_roll(
     }
 
 
+def search_dice(nazgul, shadow_troops, dice=None) -> int:
+    """How many search dice a search roll uses: 1 per Nazgûl in Frodo's region and per shadow troop in
+    his location, at most 7. A count given (`dice`) must be that one, or the Nazgûl's alone when the
+    shadow troops are ignored (Frodo putting on the Ring); never fewer than the Nazgûl.
+    """
+    require_int("nazgul", nazgul, 0, MAX_NAZGUL)
+    require_int("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    counted = min(nazgul + shadow_troops, MAX_SEARCH_DICE)
+    if dice is None:
+        return counted
+    require_int("dice", dice, 0, MAX_SEARCH_DICE)
+    if dice < min(nazgul, MAX_SEARCH_DICE):
+        raise InputError("dice", f"more Nazgûl ({nazgul}) than search dice ({dice}): each Nazgûl in Frodo's "
+                                 f"region rolls a die, at most {MAX_SEARCH_DICE} in all")
+    if dice not in (counted, min(nazgul, MAX_SEARCH_DICE)):
+        raise InputError("dice", f"{nazgul} Nazgûl and {shadow_troops} shadow troops roll {counted} search dice "
+                                 f"({min(nazgul, MAX_SEARCH_DICE)} when the shadow troops are ignored), not {dice}")
+    return dice
+
+
 # --------------------------------------------------------------------------- battle roll
 
 
-def battle_dice(initiator, friendly_troops, shadow_troops) -> int:
+def battle_dice(initiator, friendly_troops, shadow_troops, dice=None) -> int:
     """How many battle dice a battle roll uses.
 
-    initiator "attack" (characters doing the attack action): 1 per friendly troop, at
-    least 1 and at most 3; a location with no shadow troops cannot be attacked.
-    initiator "shadow" or "skies-darken" (a shadow card or Skies Darken card starts it):
-    1 per shadow troop, at most 3.
+    initiator "attack" (characters doing the attack action): up to 1 per friendly troop, at
+    least 1 and at most 3. initiator "shadow" or "skies-darken" (a shadow card or Skies
+    Darken card starts it): 1 per shadow troop, at most 3. A battle needs troops of both
+    sides in the location. A count given (`dice`) must respect the same rule.
     """
     require_choice("initiator", initiator, INITIATORS)
+    _check_troops(friendly_troops, shadow_troops)
+    if initiator == "attack":
+        most = min(friendly_troops, MAX_BATTLE_DICE)
+        if dice is not None and not 1 <= require_int("dice", dice, 1, MAX_BATTLE_DICE) <= most:
+            raise InputError("dice", f"must be from 1 to {most}: an attack rolls up to 1 die per friendly troop, "
+                                     f"at most {MAX_BATTLE_DICE}")
+        return most if dice is None else dice
+    counted = min(shadow_troops, MAX_BATTLE_DICE)
+    if dice is not None and require_int("dice", dice, 1, MAX_BATTLE_DICE) != counted:
+        raise InputError("dice", f"must be {counted}: a card's battle rolls 1 die per shadow troop, "
+                                 f"at most {MAX_BATTLE_DICE}")
+    return counted
+
+
+def _check_troops(friendly_troops, shadow_troops):
     require_int("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
     require_int("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    if friendly_troops == 0:
+        raise InputError("friendly_troops", "a battle needs at least 1 friendly troop in the location")
     if shadow_troops == 0:
         raise InputError("shadow_troops", "a battle needs at least 1 shadow troop in the location")
-    if initiator == "attack":
-        return min(max(friendly_troops, 1), MAX_BATTLE_DICE)
-    return min(shadow_troops, MAX_BATTLE_DICE)
 
 
 # battle categories, worst for the Free Peoples first
@@ -329,8 +366,7 @@ def battle_roll(
     """
     require_int("dice", dice, 1, MAX_BATTLE_DICE)
     counts = _die_faces(faces, "battle")
-    require_int("friendly_troops", friendly_troops, 0, MAX_FRIENDLY_TROOPS)
-    require_int("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
+    _check_troops(friendly_troops, shadow_troops)
     require_bool("in_haven", in_haven)
     require_bool("nazgul_present", nazgul_present)
     require_int("rerolls", rerolls, 0, MAX_REROLLS)

@@ -9,6 +9,9 @@ A defender is given as the number of defence icons it cancels: an int, or a mapp
 {"defence": n, "items": [n, ...]} for a character carrying items. An item's icons always
 count with its wielder; the pair is eliminated as one card, since items cannot cancel
 attacks on their own.
+
+Results list cards by their index in the list given (from 0); the working names them as
+players count them, from 1 (card 1 is the first card given).
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ _TEAM_LEADS = {"free-peoples": "The Free Peoples lead", "shadow": "The Shadow le
 def _n(count, word):
     """'1 point', '2 points'."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _numbers(indexes):
+    """Card indexes as players count the cards, from 1: '1, 3'."""
+    return ", ".join(str(i + 1) for i in indexes)
 
 
 # --------------------------------------------------------------------------- validation
@@ -109,7 +117,7 @@ def _eliminate(remaining, totals, with_items, sequence, steps, side):
         eliminated.append(i)
         items = " with its items" if with_items[i] else ""
         steps.append(
-            f"{side} eliminate card {i} ({_n(totals[i], 'defence icon')}{items}), cancelling {cancelled}; attacks left: {remaining}."
+            f"{side} eliminate card {i + 1} ({_n(totals[i], 'defence icon')}{items}), cancelling {cancelled}; attacks left: {remaining}."
         )
     gone = set(eliminated)
     cycled = [i for i in range(len(totals)) if i not in gone]
@@ -146,11 +154,11 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
     steps = [
         f"The Shadow's cards and tokens on the path show {attack} path attack icons.",
         f"The path's own defence icons ({path_defence}) cancel {cancelled_by_path}; attacks left: {remaining}.",
-        f"The Free Peoples eliminate cards in {rule}: {', '.join(map(str, sequence)) or 'no cards'}.",
+        f"The Free Peoples eliminate cards in {rule}: {_numbers(sequence) or 'no cards'}.",
     ]
     eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The Free Peoples")
     if cycled:
-        steps.append(f"The surviving Free Peoples cards {', '.join(map(str, cycled))} are cycled.")
+        steps.append(f"The surviving Free Peoples cards {_numbers(cycled)} are cycled.")
     steps.append("Every Shadow character in the combat is eliminated.")
     if remaining == 0:
         winner, fp_points, corruption = "free-peoples", path_points, 0
@@ -253,12 +261,12 @@ def battleground_combat(
         if c["faction"] in armies:
             counted += c["leadership"]
             steps.append(
-                f"Attacker {i} adds {c['leadership']} leadership: an army of its faction ({c['faction']}) is on the battleground."
+                f"Attacker {i + 1} adds {c['leadership']} leadership: an army of its faction ({c['faction']}) is on the battleground."
             )
         else:
             ignored += c["leadership"]
             faction = f"its faction ({c['faction']})" if c["faction"] else "it (it has no faction)"
-            steps.append(f"Attacker {i}'s {c['leadership']} leadership does not count: no army of {faction} is on the battleground.")
+            steps.append(f"Attacker {i + 1}'s {c['leadership']} leadership does not count: no army of {faction} is on the battleground.")
     attack = attack_icons + counted
     steps.append(f"Total attack: {attack_icons} + {counted} = {attack}.")
 
@@ -271,10 +279,10 @@ def battleground_combat(
         cancelled_by_battleground = min(attack, battleground_defence)
         steps.append(f"The battleground's defence icons ({battleground_defence}) cancel {cancelled_by_battleground}.")
     remaining = attack - cancelled_by_battleground
-    steps.append(f"Attacks left: {remaining}; the defenders eliminate cards in {rule}: {', '.join(map(str, sequence)) or 'no cards'}.")
+    steps.append(f"Attacks left: {remaining}; the defenders eliminate cards in {rule}: {_numbers(sequence) or 'no cards'}.")
     eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The defenders")
     if cycled:
-        steps.append(f"The surviving defending cards {', '.join(map(str, cycled))} are cycled.")
+        steps.append(f"The surviving defending cards {_numbers(cycled)} are cycled.")
     steps.append("Every attacking card is eliminated.")
 
     if remaining == 0:

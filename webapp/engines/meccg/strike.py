@@ -28,19 +28,20 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     chooses to remain untapped, +1 per unassigned character tapped in support, -1 per unused
     strike the attacker allocates, + resource_modifier (at most one resource card that needs
     a skill) + other_modifiers (any other resource or hazard cards). 2d6 + modified prowess
-    against the strike's prowess: higher means success (the strike is defeated), equal means
-    ineffectual, lower means failure (the character is wounded and makes a body check).
+    against the strike's prowess, in the game's words: higher defeats the strike, equal makes it
+    ineffectual, lower makes it successful (the character is wounded and makes a body check).
+    Only a character that is neither tapped nor wounded may choose to remain untapped.
 
     A body check fails, eliminating the character, when the opponent's 2d6 is more than
     `body`; the roll gets +1 if the character was wounded before this strike
-    (`already_wounded`, which follows `wounded` when left as None). When the strike succeeds
+    (`already_wounded`, which follows `wounded` when left as None). When the strike is defeated
     and `creature_body` is given, the creature is defeated if a 2d6 roll is more than it.
 
-    Returns {"success", "ineffectual", "failure": Fractions summing to 1,
+    Returns {"defeated", "ineffectual", "successful": Fractions summing to 1,
     "modified_prowess": int, "need": int (smallest 2d6 total that defeats the strike),
-    "body_check_fail": P(body check fails | strike failed) or None, "character_eliminated":
-    P(strike fails and body check fails) or None, "creature_defeated": P(strike succeeds and
-    the creature's body check fails) or None, "distribution": {2d6 total: Fraction},
+    "body_check_fail": P(body check fails | strike successful) or None, "character_eliminated":
+    P(strike successful and body check fails) or None, "creature_defeated": P(strike defeated
+    and the creature's body check fails) or None, "distribution": {2d6 total: Fraction},
     "steps": [str]}.
     """
     require_int("prowess", prowess, *PROWESS_RANGE)
@@ -59,8 +60,9 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     require_bool("already_wounded", already_wounded)
     if creature_body is not None:
         require_int("creature_body", creature_body, 0, MAX_BODY)
-    if stay_untapped and tapped:
-        raise InputError("stay_untapped", "only an untapped character can choose to remain untapped")
+    if stay_untapped and (tapped or wounded):
+        raise InputError("stay_untapped", "only a character that is neither tapped nor wounded can choose to "
+                                          "remain untapped")
 
     modified = prowess
     steps = [f"Start with the character's prowess, {prowess}."]
@@ -83,37 +85,37 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     distribution = two_d6()
     # the strike is defeated when roll + modified > strike_prowess, i.e. roll > tie_roll
     tie_roll = strike_prowess - modified
-    success = chance_greater(distribution, tie_roll)
+    defeated = chance_greater(distribution, tie_roll)
     ineffectual = distribution.get(tie_roll, Fraction(0))
-    failure = 1 - success - ineffectual
+    successful = 1 - defeated - ineffectual
     steps.append(f"A 2d6 roll of {tie_roll + 1} or more defeats the strike, exactly {tie_roll} "
-                 f"is ineffectual, {tie_roll - 1} or less fails.")
-    steps.append(f"Success {describe_chance(success, TWO_D6_OUTCOMES)}, ineffectual "
-                 f"{describe_chance(ineffectual, TWO_D6_OUTCOMES)}, failure "
-                 f"{describe_chance(failure, TWO_D6_OUTCOMES)}.")
+                 f"makes it ineffectual, {tie_roll - 1} or less makes it successful (the character is wounded).")
+    steps.append(f"Strike defeated {describe_chance(defeated, TWO_D6_OUTCOMES)}, ineffectual "
+                 f"{describe_chance(ineffectual, TWO_D6_OUTCOMES)}, successful "
+                 f"{describe_chance(successful, TWO_D6_OUTCOMES)}.")
 
     body_check_fail = character_eliminated = None
     if body is not None:
         bonus = BODY_CHECK_ALREADY_WOUNDED if already_wounded else 0
         body_check_fail = chance_greater(distribution, body - bonus)
-        character_eliminated = failure * body_check_fail
+        character_eliminated = successful * body_check_fail
         bonus_note = f" (with {signed(bonus)} because he was wounded before this strike)" if bonus else ""
-        steps.append(f"After a failed strike the opponent's body check roll{bonus_note} must be "
+        steps.append(f"After a successful strike the opponent's body check roll{bonus_note} must be "
                      f"more than body {body} to eliminate the character: "
                      f"{describe_chance(body_check_fail, TWO_D6_OUTCOMES)}.")
-        steps.append(f"Chance the character is eliminated: failure {failure} times "
+        steps.append(f"Chance the character is eliminated: successful strike {successful} times "
                      f"{body_check_fail} = {character_eliminated}.")
 
     creature_defeated = None
     if creature_body is not None:
         creature_check_fail = chance_greater(distribution, creature_body)
-        creature_defeated = success * creature_check_fail
-        steps.append(f"After a successful strike the creature's body check fails on a roll "
+        creature_defeated = defeated * creature_check_fail
+        steps.append(f"After the strike is defeated the creature's body check fails on a roll "
                      f"more than {creature_body}: {describe_chance(creature_check_fail, TWO_D6_OUTCOMES)}; "
-                     f"chance the creature is defeated: {success} times {creature_check_fail} "
+                     f"chance the creature is defeated: {defeated} times {creature_check_fail} "
                      f"= {creature_defeated}.")
 
-    return {"success": success, "ineffectual": ineffectual, "failure": failure,
+    return {"defeated": defeated, "ineffectual": ineffectual, "successful": successful,
             "modified_prowess": modified, "need": tie_roll + 1,
             "body_check_fail": body_check_fail, "character_eliminated": character_eliminated,
             "creature_defeated": creature_defeated, "distribution": distribution, "steps": steps}

@@ -1,0 +1,117 @@
+// Calculator forms: − / + steppers, fields shown only when they apply, cards added and removed
+// one by one. Without this script every field is shown and the boxes take typing.
+(function () {
+  "use strict";
+  var form = document.getElementById("calc-form");
+  if (!form) return;
+
+  // --- steppers: the buttons and the arrow keys move the number within its bounds
+  function step(input, by) {
+    var low = parseInt(input.dataset.min, 10), high = parseInt(input.dataset.max, 10);
+    var text = input.value.trim(), value = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : NaN;
+    if (isNaN(value)) value = by > 0 ? Math.max(low, 0) - by : Math.min(high, 0) - by;
+    value = Math.min(high, Math.max(low, value + by));
+    input.value = String(value);
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function enhanceSteppers(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("[data-stepper]"), function (box) {
+      var input = box.querySelector("input");
+      Array.prototype.forEach.call(box.querySelectorAll("[data-step]"), function (button) {
+        button.hidden = false;
+        button.addEventListener("click", function () { step(input, parseInt(button.dataset.step, 10)); });
+      });
+      input.addEventListener("keydown", function (e) {
+        if (e.key === "ArrowUp" || e.key === "ArrowDown") { e.preventDefault(); step(input, e.key === "ArrowUp" ? 1 : -1); }
+      });
+    });
+  }
+
+  // --- fields shown only when another field has a given value
+  function valueOf(name) {
+    var controls = form.querySelectorAll('[name="' + name + '"]');
+    if (!controls.length) return "";
+    var first = controls[0];
+    if (first.type === "radio") {
+      var checked = form.querySelector('[name="' + name + '"]:checked');
+      return checked ? checked.value : "";
+    }
+    if (first.type === "checkbox") return first.checked ? "true" : "false";
+    return first.value.trim();
+  }
+
+  function holds(condition) {
+    var value = valueOf(condition.field);
+    // a blank box that counts as 0 reads as 0
+    if (value === "" && condition.other_than.indexOf("") === -1 && condition.values.indexOf("") === -1) value = "0";
+    return condition.other_than.length ? condition.other_than.indexOf(value) === -1 : condition.values.indexOf(value) !== -1;
+  }
+
+  function applyConditions() {
+    Array.prototype.forEach.call(form.querySelectorAll("[data-shown-when]"), function (element) {
+      var conditions = JSON.parse(element.getAttribute("data-shown-when"));
+      var shown = conditions.some(holds) || !!element.querySelector(".field-error");
+      element.hidden = !shown;
+      // a hidden field sends nothing, so it is read as blank: it does not apply
+      Array.prototype.forEach.call(element.querySelectorAll("input, select"), function (control) {
+        control.disabled = !shown;
+      });
+    });
+  }
+
+  // --- records: add a blank one, remove one (a removed record is left blank, which the server skips)
+  function renumber(list) {
+    var shown = 0;
+    Array.prototype.forEach.call(list.querySelectorAll("[data-record]"), function (record) {
+      if (record.hidden) return;
+      shown += 1;
+      var label = record.querySelector("[data-record-number]");
+      label.textContent = label.textContent.replace(/\d+$/, String(shown));
+    });
+  }
+
+  function enhanceRecord(record, list) {
+    var remove = record.querySelector("[data-remove-record]");
+    remove.hidden = false;
+    remove.addEventListener("click", function () {
+      Array.prototype.forEach.call(record.querySelectorAll("input"), function (control) {
+        if (control.type === "checkbox") control.checked = false; else control.value = "";
+      });
+      record.hidden = true;
+      renumber(list);
+      var next = list.querySelector("[data-record]:not([hidden]) input");
+      (next || list.parentNode.querySelector("[data-add-record]")).focus();
+    });
+    enhanceSteppers(record);
+  }
+
+  Array.prototype.forEach.call(form.querySelectorAll("[data-records]"), function (box) {
+    var list = box.querySelector("[data-record-list]");
+    var template = box.querySelector("[data-record-template]");
+    var add = box.querySelector("[data-add-record]");
+    var most = parseInt(box.dataset.max, 10);
+    Array.prototype.forEach.call(list.querySelectorAll("[data-record]"), function (record) { enhanceRecord(record, list); });
+    add.hidden = false;
+    add.addEventListener("click", function () {
+      var records = list.querySelectorAll("[data-record]");
+      if (list.querySelectorAll("[data-record]:not([hidden])").length >= most) return;
+      var number = records.length + 1;
+      var holder = document.createElement("div");
+      holder.innerHTML = template.innerHTML.replace(/__n__/g, String(number));
+      var record = holder.firstElementChild;
+      list.appendChild(record);
+      enhanceRecord(record, list);
+      renumber(list);
+      record.querySelector("input").focus();
+    });
+  });
+
+  // rows added by the script carry their own steppers; the others are wired here
+  Array.prototype.forEach.call(form.querySelectorAll("[data-stepper]"), function (box) {
+    if (!box.closest("[data-record]")) enhanceSteppers(box.parentNode);
+  });
+  form.addEventListener("change", applyConditions);
+  form.addEventListener("input", applyConditions);
+  applyConditions();
+})();

@@ -1,0 +1,130 @@
+"""Plans side by side: two or three setups of one calculator on one page, under one permalink.
+
+Plan A's parameters are the calculator's own names; plan B's and plan C's carry the prefixes
+``b-`` and ``c-`` (``b-dice``, ``c-attackers-2-attack``). ``plans`` says how many plans the page
+holds, and ``plan``, ``b-plan`` and ``c-plan`` name them. A form's "Compare with another plan"
+button (``add_plan``) adds a plan copied from the last one, and "Remove plan B" (``remove_plan=B``)
+takes one away; both answer with a redirect to the permalink that holds every plan left.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from .calculator import working
+from .fields import MAX_TEXT
+
+LETTERS = "ABC"
+PREFIXES = ("", "b-", "c-")
+MAX_PLANS = len(PREFIXES)
+NAME = "plan"  # the parameter naming a plan (b-plan, c-plan)
+NAME_LENGTH = 40
+EDITS = ("add_plan", "remove_plan")
+
+
+@dataclass
+class Plan:
+    """One plan on the page: what was typed, what was read, and its result (None before or after an error)."""
+
+    letter: str
+    prefix: str
+    name: str  # what the player called it, else "Plan B"
+    typed_name: str
+    submitted: bool
+    values: dict
+    errors: dict
+    raw: dict
+    result: object
+    applying: set
+    headline: str
+    subline: str  # the headline's smaller second line, if any
+    charts: list
+    steps: list | None
+    summary: list  # the inputs the result was worked out from, in a few words each
+
+
+def plan_count(args) -> tuple[int, str]:
+    """(how many plans, an error message or "") from the ``plans`` parameter (1 when it is absent)."""
+    given = args.getlist("plans")
+    if not given:
+        return 1, ""
+    if len(given) == 1 and given[0] in {str(count) for count in range(1, MAX_PLANS + 1)}:
+        return int(given[0]), ""
+    return 1, f"plans: must be a whole number from 1 to {MAX_PLANS}"
+
+
+def read_plans(calc, args, count) -> list[Plan]:
+    """Every plan of the page: answered when its parameters were submitted, else its empty form."""
+    plans = []
+    for letter, prefix in zip(LETTERS[:count], PREFIXES):
+        typed_name = args.get(prefix + NAME, "")[:NAME_LENGTH]
+        name = typed_name.strip() or f"Plan {letter}"
+        submitted = any(member.given(args, prefix + member.name) for member in calc.fields)
+        if submitted:
+            values, errors, raw, result = calc.answer(args, prefix)
+        else:
+            values, errors, result = calc.prefill(), {}, None
+            raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
+        applying = calc.applying(values)
+        answered = result is not None
+        headline = calc.headline(result) if answered else ""
+        headline, subline = headline if isinstance(headline, tuple) else (headline, "")
+        plans.append(Plan(letter=letter, prefix=prefix, name=name, typed_name=typed_name, submitted=submitted,
+                          values=values, errors=errors, raw=raw, result=result, applying=applying,
+                          headline=headline, subline=subline,
+                          charts=calc.charts(result) if answered else [],
+                          steps=working(result) if answered else None,
+                          summary=calc.summary(values, applying) if answered else []))
+    return plans
+
+
+def comparison(calc, plans) -> str:
+    """The plans' key figures in one sentence ("Plan A: defender destroyed 71%; Plan B: 48%."), or ""
+    unless every plan has a result."""
+    if len(plans) < 2 or calc.key is None or any(plan.result is None for plan in plans):
+        return ""
+    first = plans[0].result
+    keys = [calc.key(plan.result, first) for plan in plans]
+    parts = [f"{plan.name}: {how}" if (index and what == keys[0][0]) or not what else f"{plan.name}: {what} {how}"
+             for index, (plan, (what, how)) in enumerate(zip(plans, keys))]
+    return "; ".join(parts) + "."
+
+
+def _plan_of(key) -> int:
+    return next((index for index, prefix in enumerate(PREFIXES) if prefix and key.startswith(prefix)), 0)
+
+
+def edited_query(args) -> list | None:
+    """The permalink's parameters after an add or remove button, or None when none was pressed."""
+    if not any(edit in args for edit in EDITS):
+        return None
+    count, _ = plan_count(args)
+    by_plan = [[] for _ in range(MAX_PLANS)]
+    for key, value in args.items(multi=True):
+        if key not in EDITS and key != "plans":
+            plan = _plan_of(key)
+            by_plan[plan].append((key.removeprefix(PREFIXES[plan]), value[:MAX_TEXT]))
+    kept = by_plan[:count]
+    removed = args.get("remove_plan", "")
+    if removed and removed in LETTERS[1:count]:
+        del kept[LETTERS.index(removed)]
+    elif "add_plan" in args and count < MAX_PLANS:
+        copy = [(key, value) for key, value in kept[-1] if key != NAME]
+        kept.append(copy)
+    query = [("plans", str(len(kept)))] if len(kept) > 1 else []
+    for prefix, pairs in zip(PREFIXES, kept):
+        query += [(prefix + key, value) for key, value in pairs]
+    return query
+
+
+def api_query(calc, plan) -> str:
+    """The plan's parameters as its GET endpoint takes them."""
+    pairs = []
+    for member in calc.fields:
+        if member.name in plan.applying:
+            value = plan.values.get(member.name)
+            if value is not None:
+                pairs.append((member.name, member.form_value(value)))
+    return urlencode(pairs)
+
+
