@@ -9,7 +9,7 @@
   function step(input, by) {
     var low = parseInt(input.dataset.min, 10), high = parseInt(input.dataset.max, 10);
     var text = input.value.trim(), value = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : NaN;
-    if (isNaN(value)) value = by > 0 ? Math.max(low, 0) - by : Math.min(high, 0) - by;
+    if (isNaN(value)) value = Math.min(high, Math.max(low, 0));  // a blank box counts from 0
     value = Math.min(high, Math.max(low, value + by));
     input.value = String(value);
     input.dispatchEvent(new Event("change", { bubbles: true }));

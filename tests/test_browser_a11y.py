@@ -1,4 +1,6 @@
 """axe-core finds no accessibility violations on the main pages, in the light and the dark theme."""
+from urllib.parse import urlencode
+
 import pytest
 
 from webapp.calculators import CALCULATORS
@@ -72,9 +74,30 @@ def test_calculator_with_a_result_has_no_violations(desktop_page, live_server, a
 
 def test_calculator_error_state_has_no_violations(desktop_page, live_server, axe):
     page = desktop_page
-    response = page.goto(f"{live_server}/wotr/calc/roll?dice=9&hit=5&modifier=0&rerolls=0&reroll_modifier=0")
+    response = page.goto(f"{live_server}/wotr/calc/roll?strength=11&hit=5&modifier=0&leadership=0&reroll_modifier=0")
     assert response.status == 400
-    assert page.locator("#e-dice").is_visible()
+    assert page.locator("#e-strength").is_visible()
+    assert_no_violations_in_either_theme(axe, page)
+
+
+def test_plans_side_by_side_on_a_phone_have_no_violations(desktop_page, live_server, axe):
+    page = desktop_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    calc = CALCULATORS["wotr-cards-combat"]
+    query = [("plans", "2"), *calc.form_query(), *[("b-" + key, "battleground" if key == "combat" else value)
+                                                    for key, value in calc.form_query()]]
+    response = page.goto(f"{live_server}/wotr-cards/calc/combat?{urlencode(query)}")
+    assert response.status == 200
+    assert page.locator(".headline.comparison").is_visible()
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    assert_no_violations_in_either_theme(axe, page)
+
+
+def test_the_details_of_a_battle_have_no_violations(desktop_page, live_server, axe):
+    page = desktop_page
+    page.goto(f"{live_server}/wotr/calc/battle?{urlencode(CALCULATORS['wotr-battle'].form_query())}")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    assert page.locator(".line-chart").is_visible()
     assert_no_violations_in_either_theme(axe, page)
 
 

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-ROLL_RESULT = "/wotr/calc/roll?dice=5&hit=5&modifier=0&rerolls=2&reroll_modifier=0"
+ROLL_RESULT = "/wotr/calc/roll?strength=5&hit=5&modifier=0&leadership=2&reroll_modifier=0"
 
 
 @pytest.fixture
@@ -174,20 +174,20 @@ def test_phone_turn_bar_fits_and_a_finished_phase_collapses(new_page, live_serve
 def test_calculator_bad_value_shows_the_error_beside_the_field(new_page, live_server):
     page = new_page(service_workers="block")
     page.goto(f"{live_server}/wotr/calc/roll")
-    page.get_by_label("Combat dice").fill("9")
-    page.get_by_label("Leader re-rolls").fill("2")
+    page.get_by_label("Combat Strength", exact=True).fill("11")
+    page.get_by_label("Leadership", exact=True).fill("3")
     with page.expect_navigation() as navigation:
         page.click(".calc-form button[type=submit]")
     assert navigation.value.status == 400
-    field = page.locator("#f-dice")
-    error = page.locator("#e-dice")
-    assert error.is_visible() and "Combat dice" in error.inner_text()
-    assert field.input_value() == "9"
-    assert page.input_value("#f-rerolls") == "2", "the other values are kept too"
+    field = page.locator("#f-strength")
+    error = page.locator("#e-strength")
+    assert error.is_visible() and "Combat Strength" in error.inner_text()
+    assert field.input_value() == "11"
+    assert page.input_value("#f-leadership") == "3", "the other values are kept too"
     assert field.get_attribute("aria-invalid") == "true"
-    assert field.get_attribute("aria-describedby") == "e-dice"
+    assert field.get_attribute("aria-describedby") == "e-strength"
     assert page.locator(".field.has-error").count() == 1
-    assert page.locator(".field.has-error #e-dice").count() == 1, "the error sits in the field's own box"
+    assert page.locator(".field.has-error #e-strength").count() == 1, "the error sits in the field's own box"
     field_box, error_box = field.bounding_box(), error.bounding_box()
     gap = error_box["y"] - (field_box["y"] + field_box["height"])
     assert 0 <= gap <= 40, f"error is {gap}px from its field"

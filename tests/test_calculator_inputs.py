@@ -328,3 +328,50 @@ def test_a_required_member_left_out_of_a_json_body_is_refused_by_name(client, ca
 
 def test_required_makes_a_zero_field_required_for_a_json_body():
     assert required(Integer("points", "Points", default=0, minimum=0, maximum=9)).default is REQUIRED
+
+
+# --------------------------------------------------------------------------- what the rules allow
+
+RULE_CHECKS = [
+    # MECCG: only a character that can tap may choose -3 to stay untapped; a wounded one cannot tap
+    ("meccg-strike", {"tapped": "true", "stay_untapped": "true"}, "stay_untapped",
+     "only a character that is neither tapped nor wounded can choose to remain untapped"),
+    ("meccg-strike", {"wounded": "true", "stay_untapped": "true"}, "stay_untapped",
+     "only a character that is neither tapped nor wounded can choose to remain untapped"),
+    # FotF battle: troops of both sides must be present, and a given dice count must follow them
+    ("fotf-battle", {"friendly_troops": "0"}, "friendly_troops", "a battle needs at least 1 friendly troop"),
+    ("fotf-battle", {"shadow_troops": "0"}, "shadow_troops", "a battle needs at least 1 shadow troop"),
+    ("fotf-battle", {"friendly_troops": "2", "dice": "3"}, "dice",
+     "must be from 1 to 2: an attack rolls up to 1 die per friendly troop, at most 3"),
+    ("fotf-battle", {"initiator": "shadow", "shadow_troops": "5", "dice": "2"}, "dice",
+     "must be 3: a card's battle rolls 1 die per shadow troop, at most 3"),
+    ("fotf-battle", {"dice": "4"}, "dice", "must be a whole number from 1 to 3"),
+    # FotF search: each Nazgûl in Frodo's region rolls a die, so never more Nazgûl than dice
+    ("fotf-search", {"nazgul": "3", "shadow_troops": "0", "dice": "2"}, "dice",
+     "more Nazgûl (3) than search dice (2)"),
+    ("fotf-search", {"nazgul": "1", "shadow_troops": "2", "dice": "2"}, "dice",
+     "1 Nazgûl and 2 shadow troops roll 3 search dice (1 when the shadow troops are ignored), not 2"),
+    ("fotf-search", {"dice": "8"}, "dice", "must be a whole number from 0 to 7"),
+    # MECCG: an item can only be influenced by revealing an identical card
+    ("meccg-influence", {"kind": "item"}, "identical", "an influence attempt on an item requires revealing"),
+]
+
+
+@pytest.mark.parametrize("calc_id, texts, name, message", RULE_CHECKS,
+                         ids=[f"{case[0]}:{'&'.join(f'{k}={v}' for k, v in case[1].items())}" for case in RULE_CHECKS])
+def test_what_the_rules_forbid_is_the_same_error_on_the_page_and_the_api(client, calculators, calc_id, texts, name,
+                                                                       message):
+    calc = calculators[calc_id]
+    query = calc.form_query()
+    for key, text in texts.items():
+        query = replaced(query, key, [(key, text)])
+    page = client.get(page_url(calc), query_string=query)
+    assert page.status_code == 400
+    shown = page.get_data(as_text=True)
+    beside = error_text(shown, name)
+    assert beside is not None and beside.startswith(f"{calc.field(name).label}: {message}"), beside
+    assert 'class="result"' not in shown
+    api = next(api for api in calc.apis if api.method == "GET")
+    response = client.get(api.path, query_string={**dict(api_query(calc, calc.prefill())), **texts})
+    assert response.status_code == 400
+    assert response.get_json() == {"error": f"{name}: {beside.removeprefix(calc.field(name).label + ': ')}"}

@@ -8,6 +8,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 
 from webapp import PROJECT_ROOT
 from webapp.calculators import CALCULATORS
+from webapp.calculators.fields import REQUIRED as FIELD_REQUIRED
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 REQUIRED = {"/api/search": {"q": "combat"}}  # parameters the search cannot do without
@@ -198,3 +199,21 @@ def test_readme_lists_every_api_endpoint(document):
                     None)
         assert line, f"README.md's JSON API section does not list {method} {path}"
         assert len(re.sub(r"[`|?&=.,]", " ", line).split()) >= 4  # a description beside it, not a bare path
+
+
+def test_every_parameter_says_whether_it_is_required_and_what_leaving_it_out_means(document, calculators):
+    for calc in calculators.values():
+        for api in calc.apis:
+            if api.method != "GET":
+                continue
+            parameters = get_parameters(document, api.path)
+            for member in calc.fields:
+                parameter = parameters[member.name]
+                always = member.default is FIELD_REQUIRED and not calc.conditions(member)
+                assert parameter["required"] is always, member.name
+                if member.default is None:
+                    assert f"Left out or blank: {member.blank}." in parameter["description"]
+                elif member.default is not FIELD_REQUIRED:
+                    assert "Left out or blank: " in parameter["description"]
+                if calc.conditions(member):
+                    assert "Read only when " in parameter["description"], member.name

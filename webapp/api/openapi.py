@@ -51,8 +51,10 @@ def calculator_operation(calc, api):
     }
     if api.method == "GET":
         operation["parameters"] = [
-            {"name": member.name, "in": "query", "required": member.default is REQUIRED,
-             "description": describe(member), "schema": member.openapi_schema(query=True)}
+            {"name": member.name, "in": "query",
+             "required": member.default is REQUIRED and not calc.conditions(member),
+             "description": " ".join(filter(None, (describe(member), calc.condition_text(member)))),
+             "schema": member.openapi_schema(query=True)}
             for member in calc.fields
         ]
     else:

@@ -123,6 +123,16 @@ class Calculator:
             return member.shown_when
         return next((group.shown_when for group in self.groups if member in group.fields), ())
 
+    def condition_text(self, member) -> str:
+        """When a field is read, in words ("" when always)."""
+        conditions = self.conditions(member)
+        if not conditions:
+            return ""
+        words = [f"{condition.field} is {' or '.join(condition.values)}" if condition.values
+                 else f"{condition.field} is not {' or '.join(value or 'blank' for value in condition.other_than)}"
+                 for condition in conditions]
+        return "Read only when " + ", or when ".join(words) + "."
+
     def applying(self, values) -> set:
         """The names of the fields that apply to these values (a field whose condition's field
         could not be read counts as applying, so its own errors still show)."""
@@ -331,8 +341,18 @@ class Chart:
     series: tuple = ()  # line: ((name, (value after round 1, after round 2, ...)), ...), values 0..1
     x_label: str = ""
 
-    def fold(self) -> Chart:
-        return replace(self, folded=True)
+    @property
+    def ticks(self) -> list:
+        """The rounds a line chart labels (counted from 0): about ten, always the last."""
+        rounds = len(self.series[0][1]) if self.series else 0
+        every = max(1, -(-rounds // 10))
+        ticks = list(range(0, rounds, every))
+        if ticks and ticks[-1] != rounds - 1:
+            if rounds - 1 - ticks[-1] < every:
+                ticks[-1] = rounds - 1
+            else:
+                ticks.append(rounds - 1)
+        return ticks
 
 
 def distribution_chart(title, distribution, noun=str, caption="", folded=False):
@@ -347,7 +367,7 @@ def distribution_chart(title, distribution, noun=str, caption="", folded=False):
                   percent(sum(distribution[:count + 1], Fraction(0))), exact(probability))
                  for count, probability in enumerate(distribution) if probability > 0)
     return Chart(title=title, bars=bars, caption=caption, folded=folded,
-                 table=(("", "exactly", "at least", "at most", "exactly, as a fraction"), rows))
+                 table=(("", "exactly", "at least", "at most", "exact value"), rows))
 
 
 def outcome_chart(title, outcomes, caption="", folded=False):
@@ -356,7 +376,7 @@ def outcome_chart(title, outcomes, caption="", folded=False):
     bars = tuple(Bar(label, float(probability), percent(probability)) for label, probability in shown)
     rows = tuple((label, percent(probability), exact(probability)) for label, probability in shown)
     return Chart(title=title, bars=bars, caption=caption, folded=folded,
-                 table=(("", "chance", "exactly"), rows))
+                 table=(("", "chance", "exact value"), rows))
 
 
 def line_chart(title, series, x_label="round", caption="", folded=True):

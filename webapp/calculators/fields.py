@@ -136,6 +136,12 @@ class Field:
     # --- shared by every kind
 
     @property
+    def form_help(self) -> str:
+        """The help a form shows: what the field is, and the 0 a blank box stands for."""
+        zero = isinstance(self, (Integer, IntegerList)) and self.zero_when_blank
+        return " ".join(filter(None, (self.help, f"Blank: {self.form_value(self.default) or 'none'}." if zero else "")))
+
+    @property
     def zero_when_blank(self) -> bool:
         """Whether a blank stands for the kind's zero (a count, points, a modifier)."""
         return self.default is not REQUIRED and self.default is not None
@@ -600,10 +606,14 @@ def object_schema(fields) -> dict:
 
 
 def describe(member) -> str:
-    """A field's label and help, and what each choice means, for OpenAPI."""
+    """A field's label and help, what each choice means and what leaving it out means, for OpenAPI."""
     words = member.label + (f" — {member.help}" if member.help else "")
     if isinstance(member, Choice):
         words += " (" + "; ".join(f"{value}: {label}" for value, label in member.choices) + ")"
+    if member.default is None:
+        words += f" Left out or blank: {member.blank}."
+    elif member.zero_when_blank:
+        words += f" Left out or blank: {member.form_value(member.default) or 'none'}."
     return words
 
 

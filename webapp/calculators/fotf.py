@@ -61,7 +61,7 @@ def with_faces(result, faces, dice):
 
 def rerolls_field(help_text):
     return Integer("rerolls", "Rerolls", default=0, minimum=0, maximum=fotf_dice.MAX_REROLLS,
-                   help=REROLLS_HELP + " " + help_text + " Blank: 0.")
+                   help=REROLLS_HELP + " " + help_text)
 
 
 def dice_noun(count, what="search"):
@@ -111,10 +111,10 @@ SEARCH = Calculator(
     form=(
         Group("Search roll", (
             Integer("nazgul", "Nazgûl in Frodo's region", default=0, example=1, minimum=0,
-                    maximum=fotf_dice.MAX_NAZGUL, help="Each rolls a search die. Blank: 0."),
+                    maximum=fotf_dice.MAX_NAZGUL, help="Each rolls a search die."),
             Integer("shadow_troops", "Shadow troops in Frodo's location", default=0, example=2, minimum=0,
                     maximum=fotf_dice.MAX_SHADOW_TROOPS,
-                    help="His destination if he is travelling; each rolls a search die. Blank: 0."),
+                    help="His destination if he is travelling; each rolls a search die."),
             Integer("dice", "Search dice", default=None, blank="search dice counted from the Nazgûl and shadow troops",
                     minimum=0, maximum=fotf_dice.MAX_SEARCH_DICE,
                     help="Blank: one per Nazgûl and shadow troop, at most 7. Give the Nazgûl's count alone when "
@@ -238,14 +238,14 @@ RING = Calculator(
     form=(
         Group("At Mount Doom", (
             Integer("nazgul", "Nazgûl present", default=0, example=2, minimum=0, maximum=fotf_dice.MAX_NAZGUL,
-                    help="Blank: 0."),
+                    ),
             Integer("shadow_troops", "Shadow troops present", default=0, example=1, minimum=0,
-                    maximum=fotf_dice.MAX_SHADOW_TROOPS, help="Blank: 0."),
+                    maximum=fotf_dice.MAX_SHADOW_TROOPS, ),
             Integer("hope", "Hope left", example=5, minimum=1, maximum=fotf_dice.MAX_HOPE,
                     help="Where the hope marker stands before the roll."),
             Integer("hope_missing", "Hope missing from the track", default=0, example=3, minimum=0,
                     maximum=fotf_dice.MAX_HOPE,
-                    help="Each missing hope adds a search die; the roll never uses more than 7. Blank: 0."),
+                    help="Each missing hope adds a search die; the roll never uses more than 7."),
             rerolls_field("Only a die that costs hope is rerolled."),
         )),
         faces_group("search"),

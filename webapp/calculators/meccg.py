@@ -12,13 +12,13 @@ from .fields import Boolean, Choice, Integer, Records, When
 
 def modifier_field(name, label, help_text="", **more):
     return Integer(name, label, default=0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER,
-                   help=f"{help_text} Blank: 0.".strip(), signed=True, **more)
+                   help=help_text, signed=True, **more)
 
 
 def influence_field(name, label, example, help_text="", **more):
     """Unused influence: a count, so a blank is 0."""
     return Integer(name, label, default=0, example=example, minimum=0, maximum=MAX_INFLUENCE,
-                   help=f"{help_text} Blank: 0.".strip(), **more)
+                   help=help_text, **more)
 
 
 def roll_needed(need):
@@ -136,9 +136,9 @@ STRIKE = Calculator(
             Boolean("stay_untapped", "Chooses to remain untapped", default=False,
                     help="-3 to prowess; only a character that is neither tapped nor wounded can choose it."),
             Integer("unused_strikes", "Unused strikes the attacker allocates", default=0, minimum=0,
-                    maximum=MAX_UNUSED_STRIKES, help="-1 to prowess for each. Blank: 0.", short="Unused strikes"),
+                    maximum=MAX_UNUSED_STRIKES, help="-1 to prowess for each.", short="Unused strikes"),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
-                    help="+1 to prowess for each unassigned character that taps to help. Blank: 0.",
+                    help="+1 to prowess for each unassigned character that taps to help.",
                     short="Support"),
             modifier_field("resource_modifier", "Skill resource card modifier",
                            "At most one resource card that needs a skill may change the strike."),
@@ -207,7 +207,7 @@ CORRUPTION = Calculator(
                     help="The character's total corruption points."),
             modifier_field("modifier", "Corruption check modifier", "The character's own modifier and any cards."),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
-                    help="+1 to the roll for each. Blank: 0.", short="Support"),
+                    help="+1 to the roll for each.", short="Support"),
         )),
         Group("Removing a corruption card (optional)", (
             Integer("removal_need", "Number the corruption card asks for", default=None, blank="no removal roll",
@@ -258,9 +258,9 @@ EXAMPLES = (
 # One player's entries: a record of the API's players list, and p1_/p2_ fields of the form.
 PLAYER = (
     *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1],
-              help="Blank: 0.") for name in SOURCES),
+             ) for name in SOURCES),
     *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high,
-              help=f"{COUNT_LABELS[name][1]} Blank: 0.") for name, (low, high) in PLAYER_COUNTS.items()),
+              help=COUNT_LABELS[name][1]) for name, (low, high) in PLAYER_COUNTS.items()),
     Boolean("avatar_eliminated", "Avatar eliminated", default=False),
 )
 PLAYER_KEYS = tuple(member.name for member in PLAYER)

@@ -49,6 +49,9 @@ def page(game_id, slug):
     api_urls = [f"{get_api.path}?{api_query(calc, plan)}" if get_api and plan.result is not None else ""
                 for plan in plans]
     failed = bool(count_error) or any(plan.errors for plan in plans)
+    if failed:  # no answer at all until every plan can be answered
+        for plan in plans:
+            plan.result = None
     return render_template("calculator.html", calc=calc, game=game, plans=plans, count_error=count_error,
                            comparison=comparison(calc, plans), api_urls=api_urls, max_plans=MAX_PLANS,
                            rules=get_library().entries_for_calculator(calc.id)), 400 if failed else 200

@@ -1,4 +1,6 @@
 """War of the Ring: the combat roll and the whole battle."""
+from fractions import Fraction
+
 from ..engines import wotr_battle, wotr_combat
 from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart, line_chart,
                          outcome_chart, percent, usual_count)
@@ -55,10 +57,10 @@ ROLL = Calculator(
         Integer("hit", "Hit on", example=5, minimum=wotr_combat.MIN_HIT, maximum=wotr_combat.MAX_HIT,
                 help="The number a die must reach: 5 normally, 6 against a City or Fortification in round 1 "
                      "(at 7, only a 6 hits unless a plus modifier lifts a lower face to 7)."),
-        roll_modifier("modifier", "Combat roll modifier", "Added to each die, e.g. +1 from a Combat card. Blank: 0."),
+        roll_modifier("modifier", "Combat roll modifier", "Added to each die, e.g. +1 from a Combat card."),
         Integer("leadership", "Leadership", default=0, example=2, minimum=0, maximum=wotr_battle.MAX_LEADERSHIP,
-                help="Missed dice re-rolled, at most 5. Blank: 0."),
-        roll_modifier("reroll_modifier", "Re-roll modifier", "Added to each re-rolled die. Blank: 0."),
+                help="Missed dice re-rolled, at most 5."),
+        roll_modifier("reroll_modifier", "Re-roll modifier", "Added to each re-rolled die."),
     ),
     compute=roll,
     headline=roll_headline,
@@ -81,6 +83,7 @@ POLICY_LABELS = {"strength": "Keep the most dice (downgrade Elites first)",
 MODIFIER_ROUNDS_LABELS = {"all": "Every round", "first": "Round 1 only"}
 TERRAIN_LABELS = {"field": "Open field", "city": "City", "fortification": "Fortification",
                   "siege": "Stronghold under siege"}
+SETTLED = Fraction(1, 1000)  # a battle still going on less often than this is over, as a chart shows it
 OUTCOME_LABELS = {"defender_eliminated": "Defender destroyed", "attacker_eliminated": "Attacker destroyed",
                   "both_eliminated": "Both destroyed", "neither_eliminated": "Both still stand"}
 
@@ -90,16 +93,16 @@ def army_fields(side, name, regulars, elites, leadership):
     return (
         Integer(f"{side}_regulars", f"{name} Regulars", default=0, example=regulars, minimum=0,
                 maximum=wotr_battle.MAX_UNITS, short="Regulars",
-                help="At most 10 Army units stand in one region (the rulebook's stacking limit). Blank: 0."),
+                help="At most 10 Army units stand in one region (the rulebook's stacking limit)."),
         Integer(f"{side}_elites", f"{name} Elites", default=0, example=elites, minimum=0,
-                maximum=wotr_battle.MAX_UNITS, help="Blank: 0.", short="Elites"),
+                maximum=wotr_battle.MAX_UNITS, short="Elites"),
         Integer(f"{side}_leadership", f"{name} Leadership", default=0, example=leadership, minimum=0,
-                maximum=wotr_battle.MAX_LEADERSHIP, help="Re-rolls are capped at 5 and at the dice missed. Blank: 0.",
+                maximum=wotr_battle.MAX_LEADERSHIP, help="Re-rolls are capped at 5 and at the dice missed.",
                 short="Leadership"),
         Choice(f"{side}_policy", f"{name} casualties", example="strength", short="casualties",
                choices=tuple((policy, POLICY_LABELS[policy]) for policy in wotr_battle.CASUALTY_POLICIES)),
-        Integer(f"{side}_modifier", f"{name} roll modifier", help="Blank: 0.", short="roll", **modifier),
-        Integer(f"{side}_reroll_modifier", f"{name} re-roll modifier", help="Blank: 0.", short="re-roll",
+        Integer(f"{side}_modifier", f"{name} roll modifier", short="roll", **modifier),
+        Integer(f"{side}_reroll_modifier", f"{name} re-roll modifier", short="re-roll",
                 **modifier),
         Choice(f"{side}_modifier_rounds", f"{name} modifiers apply", example="all", short="modifiers",
                choices=tuple((rounds, MODIFIER_ROUNDS_LABELS[rounds]) for rounds in wotr_battle.MODIFIER_ROUNDS),
@@ -141,13 +144,16 @@ def per_round_chart(result):
     rows = [row for row in result["per_round"] if row["round"] is not None]
     names = [name for name in OUTCOME_LABELS if any(row[name] > 0 for row in rows)]
     columns = names + ["still_fighting"]
+    # the chart ends once the battle is all but over (under 0.1% still fighting) or nothing changes any more
+    over = next((index for index, row in enumerate(rows) if row["still_fighting"] < SETTLED), len(rows) - 1)
+    rows = rows[:over + 1]
     while len(rows) > 1 and all(rows[-1][name] == rows[-2][name] for name in columns):
         rows.pop()
     labels = {**OUTCOME_LABELS, "neither_eliminated": "Stopped, both standing", "still_fighting": "Still fighting"}
     caption = ""
     last = rows[-1]
     if last["still_fighting"] > 0 and result["per_round"][-1]["round"] is None:
-        caption = (f"After round {last['round']} the battle still goes on {percent(last['still_fighting'])} of the "
+        caption = (f"After round {last['round']} the battle goes on {percent(last['still_fighting'])} of the "
                    f"time; the outcome above counts every round to the end.")
     return line_chart("Round by round: chance of each outcome so far",
                       [(labels[name], [row[name] for row in rows]) for name in columns], caption=caption)

@@ -16,8 +16,7 @@ ORDER_LABELS = {"given": "In the order listed", "fewest-losses": "Most defence i
 def icons(name, label, help_text="", **more):
     """A number of icons or points: a count, so a blank is 0 unless said otherwise."""
     more.setdefault("default", 0)
-    blank = " Blank: 0." if more["default"] == 0 else ""
-    return Integer(name, label, help=f"{help_text}{blank}".strip(), **ICONS, **more)
+    return Integer(name, label, help=help_text, **ICONS, **more)
 
 
 # --------------------------------------------------------------------------- fields
@@ -46,7 +45,7 @@ DEFENDERS = Records(
          "for a card carrying items (their icons count only with it).",
     fields=(icons("defence", "Defence icons"),
             IntegerList("items", "Defence icons of the items it carries", default=(),
-                        help="One number per item, e.g. 1,1; an item only counts with its card. Blank: none.",
+                        help="One number per item, e.g. 1,1; an item only counts with its card.",
                         max_items=wotr_cards.MAX_ITEMS, short="items", **ICONS)))
 ATTACKERS = Records(
     "attackers", "Attacking cards", item="card", max_items=wotr_cards.MAX_CARDS,
@@ -153,11 +152,11 @@ def victory_headline(result):
 
 
 SCORE = dict(minimum=0, maximum=wotr_cards.MAX_SCORE, default=0)
-FREE_PEOPLES_POINTS = Integer("free_peoples_points", "Free Peoples victory points", example=12, help="Blank: 0.",
+FREE_PEOPLES_POINTS = Integer("free_peoples_points", "Free Peoples victory points", example=12,
                               **SCORE)
-SHADOW_POINTS = Integer("shadow_points", "Shadow victory points", example=5, help="Blank: 0.", **SCORE)
+SHADOW_POINTS = Integer("shadow_points", "Shadow victory points", example=5, **SCORE)
 SHADOW_CORRUPTION = Integer("shadow_corruption", "Shadow corruption tokens", example=3,
-                            help="Each corruption token counts as a point for the Shadow. Blank: 0.", **SCORE)
+                            help="Each corruption token counts as a point for the Shadow.", **SCORE)
 
 VICTORY = Calculator(
     id="wotr-cards-victory", game="wotr-cards", slug="victory", title="Victory check",

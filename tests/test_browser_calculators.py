@@ -1,0 +1,260 @@
+"""Calculators in a real browser on a phone (390x844): the answer in the first screen after Calculate,
+errors for bad or empty input in every kind of field, steppers and switches by touch and keyboard,
+fields shown only when they apply, cards added one by one, plans side by side. Screenshots of every
+calculator's result, light and dark, land in test-output/calculators/."""
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from webapp import PROJECT_ROOT
+from webapp.calculators import CALCULATORS
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def shots():
+    folder = PROJECT_ROOT / "test-output" / "calculators"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  service_workers="block")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def calculate(page):
+    with page.expect_navigation() as navigation:
+        page.get_by_role("button", name="Calculate").click()
+    return navigation.value
+
+
+def in_first_screen(page, selector):
+    return page.evaluate(
+        """(selector) => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            const header = document.querySelector(".site-header").getBoundingClientRect();
+            return {top: box.top, bottom: box.bottom, headerBottom: header.bottom, height: window.innerHeight,
+                    scrollY: window.scrollY, fontSize: parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)};
+        }""", selector)
+
+
+# --------------------------------------------------------------------------- the answer first
+
+
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_after_calculate_the_headline_is_in_the_first_screen(phone, live_server, shots, calc_id):
+    calc = CALCULATORS[calc_id]
+    phone.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
+    assert phone.locator("section.result").count() == 0
+    response = calculate(phone)
+    assert response.status == 200
+    where = in_first_screen(phone, ".result .headline")
+    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    assert where["fontSize"] >= 22, "the headline is in large type"
+    assert phone.locator(".result .headline").inner_text().strip()
+    assert phone.locator(".inputs-summary a", has_text="Change").is_visible()
+    assert phone.locator("details.more").count() == 1 and not phone.locator("details.more").get_attribute("open")
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        target = shots / f"{calc_id}-{scheme}.png"
+        phone.screenshot(path=str(target))
+        assert target.stat().st_size > 10000
+
+
+def test_plans_side_by_side_screenshots(phone, live_server, shots, browser):
+    calc = CALCULATORS["wotr-battle"]
+    query = [("plans", "2"), ("plan", "Stand in the field"), ("b-plan", "Defend the City")]
+    query += [(key, value) for key, value in calc.form_query()] + \
+        [("b-" + key, "city" if key == "terrain" else value) for key, value in calc.form_query()]
+    url = f"{live_server}/wotr/calc/battle?{urlencode(query)}"
+    phone.goto(url)
+    where = in_first_screen(phone, ".headline.comparison")
+    assert where["bottom"] <= where["height"], where
+    assert re.match(r"Stand in the field: defender destroyed \d+%; Defend the City: \d+%\.",
+                    phone.locator(".headline.comparison").inner_text())
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        phone.screenshot(path=str(shots / f"plans-phone-{scheme}.png"), full_page=True)
+    # side by side on a wide screen
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    wide = context.new_page()
+    wide.goto(url)
+    first, second = (wide.locator(f"#result-{letter}").bounding_box() for letter in "ab")
+    assert abs(first["y"] - second["y"]) < 2 and second["x"] > first["x"] + first["width"] - 1
+    wide.screenshot(path=str(shots / "plans-desktop-light.png"), full_page=True)
+    context.close()
+
+
+def test_two_players_stack_on_a_phone_and_sit_side_by_side_on_a_wide_screen(phone, live_server, browser):
+    calc = CALCULATORS["meccg-council"]
+    url = f"{live_server}/meccg/calc/council?{urlencode(calc.form_query())}"
+    phone.goto(url)
+    one, two = (card.bounding_box() for card in phone.locator(".player-card").all())
+    assert two["y"] >= one["y"] + one["height"] and one["x"] + one["width"] <= PHONE["width"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    wide = context.new_page()
+    wide.goto(url)
+    one, two = (card.bounding_box() for card in wide.locator(".player-card").all())
+    assert abs(one["y"] - two["y"]) < 2 and two["x"] > one["x"]
+    context.close()
+
+
+# --------------------------------------------------------------------------- bad or empty input
+
+
+def assert_refused(page, response, name, kept=None):
+    assert response.status == 400
+    error = page.locator(f"#e-{name}")
+    assert error.is_visible(), f"no error shown beside {name}"
+    assert page.locator("section.result").count() == 0
+    if kept is not None:
+        assert page.input_value(f"#f-{name}") == kept
+
+
+@pytest.mark.parametrize("path, name, typed", [
+    ("/wotr/calc/roll", "strength", "abc"),  # letters in a stepper's box are kept and refused, never dropped
+    ("/wotr/calc/roll", "strength", ""),  # a required count left empty
+    ("/wotr/calc/battle", "rounds", "many"),  # an optional box
+    ("/fotf/calc/search", "dice", "x"),
+    ("/fotf/calc/search", "weary", ""),  # the die faces the rules do not give must be given
+    ("/meccg/calc/strike", "prowess", "5.5"),
+])
+def test_bad_or_empty_typing_gives_an_error_and_no_result(phone, live_server, path, name, typed):
+    phone.goto(live_server + path)
+    box = phone.locator(f"#f-{name}")
+    box.fill("")
+    box.press_sequentially(typed)
+    assert_refused(phone, calculate(phone), name, kept=typed)
+    assert box.get_attribute("aria-invalid") == "true"
+
+
+def test_a_box_of_a_fixed_list_and_a_card_refuse_bad_input(phone, live_server):
+    phone.goto(f"{live_server}/meq/calc/dominance")
+    phone.locator("#f-sauron_to_finale-2").fill("x")
+    assert_refused(phone, calculate(phone), "sauron_to_finale")
+    phone.goto(f"{live_server}/wotr-cards/calc/combat")
+    phone.locator("#f-defenders-2-defence").fill("-1")
+    assert_refused(phone, calculate(phone), "defenders-2-defence", kept="-1")
+    phone.locator("#f-defenders-2-items").fill("1,x")
+    phone.locator("#f-defenders-2-defence").fill("1")
+    assert_refused(phone, calculate(phone), "defenders-2-items", kept="1,x")
+
+
+@pytest.mark.parametrize("path, name, value", [
+    ("/fotf/calc/search", "in_haven", "maybe"),  # a switch
+    ("/wotr/calc/battle", "terrain", "swamp"),  # radio buttons
+    ("/meccg/calc/council", "ruleset", ""),  # radio buttons left empty
+])
+def test_a_switch_or_radio_given_a_bad_or_no_value_in_the_address_is_refused(phone, live_server, path, name, value):
+    calc = next(calc for calc in CALCULATORS.values() if path.endswith(f"/{calc.game}/calc/{calc.slug}"))
+    query = [(key, text) for key, text in calc.form_query() if key != name] + [(name, value)]
+    response = phone.goto(f"{live_server}{path}?{urlencode(query)}")
+    assert_refused(phone, response, name)
+
+
+# --------------------------------------------------------------------------- steppers and switches
+
+
+def test_steppers_by_touch_and_keyboard(phone, live_server):
+    phone.goto(f"{live_server}/wotr/calc/roll")
+    box = phone.locator("#f-strength")
+    more = phone.get_by_role("button", name="One more: Combat Strength")
+    less = phone.get_by_role("button", name="One less: Combat Strength")
+    assert box.input_value() == "5"
+    more.tap()
+    assert box.input_value() == "6"
+    less.tap()
+    less.tap()
+    assert box.input_value() == "4"
+    box.focus()
+    phone.keyboard.press("ArrowUp")
+    assert box.input_value() == "5"
+    phone.keyboard.press("ArrowDown")
+    assert box.input_value() == "4"
+    phone.keyboard.press("Tab")  # to the + button
+    phone.keyboard.press("Enter")
+    phone.keyboard.press("Space")
+    assert box.input_value() == "6"
+    box.fill("10")
+    more.tap()
+    assert box.input_value() == "10", "a stepper stops at its maximum"
+    box.fill("")
+    more.tap()
+    assert box.input_value() == "1", "a blank box steps from 0"
+    size = more.bounding_box()
+    assert size["width"] >= 44 and size["height"] >= 44
+    calculate(phone)
+    assert "strength=1" in phone.url
+
+
+def test_switches_by_touch_and_keyboard_and_the_fields_they_show(phone, live_server):
+    phone.goto(f"{live_server}/meccg/calc/strike")
+    switch = phone.get_by_role("switch", name="Character is wounded")
+    assert not switch.is_checked()
+    phone.locator("label.switch", has_text="Character is wounded").tap()
+    assert switch.is_checked()
+    switch.focus()
+    phone.keyboard.press("Space")
+    assert not switch.is_checked()
+    phone.keyboard.press("Space")
+    assert switch.is_checked()
+    assert phone.locator("label.switch", has_text="Character is wounded").bounding_box()["height"] >= 44
+    calculate(phone)
+    assert "wounded=true" in phone.url and "tapped=" not in phone.url
+    assert phone.get_by_role("switch", name="Character is wounded").is_checked()
+
+    # a field shown only when it applies: the removal roll's fields wait for its number
+    phone.goto(f"{live_server}/meccg/calc/corruption")
+    removal = phone.locator("#f-removal_modifier")
+    assert removal.is_hidden()
+    phone.locator("#f-removal_need").fill("6")
+    assert removal.is_visible()
+    phone.locator("#f-removal_need").fill("")
+    assert removal.is_hidden()
+
+
+def test_fields_follow_the_choice_made(phone, live_server):
+    phone.goto(f"{live_server}/wotr/calc/battle")
+    siege = phone.get_by_role("switch", name=re.compile("Siege: the attacker downgrades"))
+    assert siege.is_hidden()
+    phone.get_by_role("radio", name="Stronghold under siege").check()
+    assert siege.is_visible()
+    rounds = phone.locator("#f-attacker_modifier_rounds-first")
+    assert rounds.is_hidden()
+    phone.get_by_role("button", name="One more: Attacker roll modifier").tap()
+    assert rounds.is_visible()
+    phone.goto(f"{live_server}/wotr-cards/calc/combat")
+    assert phone.locator("#f-owner-shadow").is_hidden() and phone.locator("#f-shadow_attack_icons").is_visible()
+    phone.get_by_role("radio", name="Battleground combat").check()
+    assert phone.locator("#f-owner-shadow").is_visible() and phone.locator("#f-shadow_attack_icons").is_hidden()
+
+
+def test_cards_added_and_removed_one_by_one(phone, live_server):
+    phone.goto(f"{live_server}/wotr-cards/calc/combat")
+    cards = phone.locator("[data-records='defenders'] [data-record]:visible")
+    start = cards.count()
+    assert start == 5  # the three example cards and two blank ones
+    phone.get_by_role("button", name="Add a card").first.click()
+    assert cards.count() == start + 1
+    assert phone.locator("[data-records='defenders'] [data-record-number]:visible").last.inner_text() == "Card 6"
+    phone.locator("#f-defenders-6-defence").fill("3")
+    # remove card 1: the others close up, numbered from 1
+    cards.first.get_by_role("button", name="Remove this card").click()
+    numbers = phone.locator("[data-records='defenders'] [data-record-number]:visible").all_inner_texts()
+    assert numbers == [f"Card {n}" for n in range(1, start + 1)]
+    calculate(phone)
+    fates = phone.locator(".card-fates li").all_inner_texts()
+    assert [re.sub(r"\s+", " ", fate) for fate in fates] == ["Card 1 eliminated", "Card 2 eliminated", "Card 3 cycled"]

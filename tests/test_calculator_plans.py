@@ -1,0 +1,134 @@
+"""Plans side by side on every calculator page: two or three setups, the difference in the headline,
+one permalink (a GET query string with b- and c- prefixed parameters) holding every plan."""
+import html
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from webapp.calculators import CALCULATORS
+from webapp.calculators.fields import Choice, Integer
+
+
+def page_url(calc):
+    return f"/{calc.game}/calc/{calc.slug}"
+
+
+def texts(page, css_class):
+    return [html.unescape(text) for text in re.findall(rf'<p class="{css_class}">(.*?)</p>', page, re.S)]
+
+
+def other_plan(calc):
+    """The example values with one applying field changed to another value the calculator answers."""
+    values = calc.prefill()
+    for member in calc.fields:
+        if member.name not in calc.applying(values) or not isinstance(member, (Integer, Choice)):
+            continue
+        candidates = ([value for value, _ in member.choices] if isinstance(member, Choice)
+                      else range(member.minimum, member.maximum + 1))
+        for candidate in candidates:
+            changed = {**values, member.name: candidate}
+            if candidate == values[member.name] or member.name not in calc.applying(changed):
+                continue
+            _, errors, _, result = calc.answer(MultiDict(calc.form_query(changed)))
+            if result is not None and calc.headline(result) != calc.headline(calc.answer(
+                    MultiDict(calc.form_query(values)))[3]):
+                return changed
+    raise AssertionError(f"{calc.id}: no other plan found")
+
+
+def single_result(calc, values):
+    _, errors, _, result = calc.answer(MultiDict(calc.form_query(values)))
+    assert not errors, errors
+    return result
+
+
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_two_plans_side_by_side_with_the_difference_in_the_headline(client, calculators, calc_id):
+    calc = calculators[calc_id]
+    first, second = calc.prefill(), other_plan(calc)
+    query = [("plans", "2"), *calc.form_query(first), *calc.form_query(second, prefix="b-")]
+    response = client.get(page_url(calc), query_string=query)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    # each plan answered exactly as the calculator answers it alone
+    results = [single_result(calc, first), single_result(calc, second)]
+    what, how = calc.key(results[0], results[0])
+    _, other = calc.key(results[1], results[0])
+    comparison = texts(page, "headline comparison")
+    assert comparison == [f"Plan A: {what} {how}; Plan B: {other}.".replace("Plan A:  ", "Plan A: ")]
+    headlines = [calc.headline(result) for result in results]
+    assert texts(page, "headline") == [h[0] if isinstance(h, tuple) else h for h in headlines]
+    assert len(re.findall(r'<section class="result" id="result-[ab]"', page)) == 2
+    # one set of inputs per plan, every id on the page once
+    assert 'id="inputs-a"' in page and 'id="inputs-b"' in page
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
+
+
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_adding_a_plan_copies_the_last_one_into_the_permalink(client, calculators, calc_id):
+    calc = calculators[calc_id]
+    query = calc.form_query() + [("plan", "Stand"), ("add_plan", "1")]
+    response = client.get(page_url(calc), query_string=query)
+    assert response.status_code == 303
+    location = urlsplit(response.headers["Location"])
+    assert location.path == page_url(calc) and location.fragment == "calc-form"
+    pairs = parse_qsl(location.query, keep_blank_values=True)
+    assert pairs[0] == ("plans", "2")
+    plan_a = [(key, value) for key, value in pairs[1:] if not key.startswith("b-")]
+    plan_b = [(key.removeprefix("b-"), value) for key, value in pairs[1:] if key.startswith("b-")]
+    assert plan_a == calc.form_query() + [("plan", "Stand")]
+    assert plan_b == calc.form_query()  # a copy of plan A, without its name
+    again = client.get(response.headers["Location"])
+    assert again.status_code == 200
+    assert texts(again.get_data(as_text=True), "headline comparison")[0].startswith("Stand: ")
+
+
+def test_three_plans_named_and_one_removed(client, calculators):
+    calc = calculators["wotr-battle"]
+    plans = [calc.prefill(), {**calc.prefill(), "terrain": "city"}, {**calc.prefill(), "defender_regulars": 1}]
+    query = [("plans", "3"), ("plan", "Attack now"), ("b-plan", "Attack the City"), ("c-plan", "Wait")]
+    for prefix, values in zip(("", "b-", "c-"), plans):
+        query += calc.form_query(values, prefix=prefix)
+    page = client.get("/wotr/calc/battle", query_string=query).get_data(as_text=True)
+    keys = [calc.key(single_result(calc, values), None)[1] for values in plans]
+    assert texts(page, "headline comparison") == [
+        f"Attack now: defender destroyed {keys[0]}; Attack the City: {keys[1]}; Wait: {keys[2]}."]
+    # removing plan B moves plan C into its place
+    removed = client.get("/wotr/calc/battle", query_string=query + [("remove_plan", "B")])
+    assert removed.status_code == 303
+    pairs = parse_qsl(urlsplit(removed.headers["Location"]).query, keep_blank_values=True)
+    assert ("plans", "2") in pairs and ("b-plan", "Wait") in pairs and ("b-defender_regulars", "1") in pairs
+    assert not any(key.startswith("c-") for key, _ in pairs)
+    after = client.get(removed.headers["Location"]).get_data(as_text=True)
+    assert texts(after, "headline comparison") == [f"Attack now: defender destroyed {keys[0]}; Wait: {keys[2]}."]
+    # at most three plans: no button to add a fourth
+    assert 'name="add_plan"' not in page and 'name="add_plan"' in after
+
+
+def test_a_bad_value_in_one_plan_is_shown_beside_that_plans_field_and_nothing_is_answered(client, calculators):
+    calc = calculators["wotr-roll"]
+    query = [("plans", "2"), *calc.form_query(), *calc.form_query(prefix="b-")]
+    query = [(key, "x" if key == "b-strength" else value) for key, value in query]
+    response = client.get("/wotr/calc/roll", query_string=query)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="e-b-strength" role="alert">Combat Strength: must be a whole number from 0 to 10', page)
+    assert 'name="b-strength" value="x"' in page and 'id="e-strength"' not in page
+    assert 'class="result"' not in page and "headline comparison" not in page
+
+
+@pytest.mark.parametrize("count", ["4", "0", "two"])
+def test_the_number_of_plans_is_checked(client, count):
+    response = client.get("/wotr/calc/roll", query_string=[("plans", count), ("strength", "5"), ("hit", "5")])
+    assert response.status_code == 400
+    assert "plans: must be a whole number from 1 to 3" in response.get_data(as_text=True)
+
+
+def test_a_plan_not_yet_submitted_shows_its_form_and_no_comparison(client, calculators):
+    calc = calculators["wotr-roll"]
+    page = client.get("/wotr/calc/roll", query_string=[("plans", "2"), *calc.form_query()]).get_data(as_text=True)
+    assert 'id="f-b-strength"' in page and 'id="result-a"' in page and 'id="result-b"' not in page
+    assert "headline comparison" not in page
