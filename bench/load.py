@@ -49,7 +49,8 @@ WARMUP_QUERIES = 600  # other distinct queries, for the warm-up only
 READY_TIMEOUT = 120  # seconds gunicorn may take to answer /healthz
 RULE_PAGE = "/wotr/combat-round"
 BATTLE_10_V_10 = ("/api/wotr/battle?attacker_regulars=6&attacker_elites=4&attacker_leadership=3"
-                  "&defender_regulars=7&defender_elites=3&defender_leadership=2")
+                  "&defender_regulars=7&defender_elites=3&defender_leadership=2"
+                  "&attacker_policy=strength&defender_policy=strength&terrain=field")
 
 # (endpoint, least share of /healthz rps) and the latency goal for /api/search
 RATIO_TARGETS = {"rule page": 0.60, "/api/search": 0.15}

@@ -51,11 +51,12 @@ MIX = {
     "400": 5,
 }
 
+POLICIES = "&attacker_policy=strength&defender_policy=strength"  # the casualty choices a battle must be given
 BATTLES = [
     BATTLE_10_V_10,
-    "/api/wotr/battle?attacker_regulars=3&attacker_elites=1&attacker_leadership=1&defender_regulars=2&defender_elites=1&defender_leadership=1",
-    "/api/wotr/battle?attacker_regulars=5&attacker_elites=2&attacker_leadership=2&defender_regulars=4&defender_elites=2&defender_leadership=1&terrain=city",
-    "/api/wotr/battle?attacker_regulars=6&attacker_elites=4&attacker_leadership=3&defender_regulars=7&defender_elites=3&defender_leadership=2&rounds=3",
+    "/api/wotr/battle?attacker_regulars=3&attacker_elites=1&attacker_leadership=1&defender_regulars=2&defender_elites=1&defender_leadership=1" + POLICIES + "&terrain=field",
+    "/api/wotr/battle?attacker_regulars=5&attacker_elites=2&attacker_leadership=2&defender_regulars=4&defender_elites=2&defender_leadership=1" + POLICIES + "&terrain=city",
+    "/api/wotr/battle?attacker_regulars=6&attacker_elites=4&attacker_leadership=3&defender_regulars=7&defender_elites=3&defender_leadership=2" + POLICIES + "&terrain=field&rounds=3",
 ]
 NOT_FOUND = ["/no-such-game/", "/wotr/no-such-section", "/api/no-such-endpoint", "/meq/calc/no-such-calculator",
              "/static/no-such-file.css"]
