@@ -516,7 +516,8 @@ class Records(Field):
 
     def form_pairs(self, name, value):
         return [pair for number, record in enumerate(value or (), start=1) for member in self.fields
-                for pair in member.form_pairs(f"{name}-{number}-{member.name}", record.get(member.name, member.prefill))]
+                for pair in member.form_pairs(f"{name}-{number}-{member.name}",
+                                              record.get(member.name, member.prefill))]
 
     def form_value(self, value):
         """Records as a form's rows show them: one mapping of texts per record."""

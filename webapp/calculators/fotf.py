@@ -22,6 +22,10 @@ REROLLS_HELP = ("How many rerolls the characters present will pay for. Each rero
                 "most harm; one left unused when no die is worth rerolling is not spent.")
 
 
+FACES_CHECKED = "checked against the real dice"
+FACES_UNCHECKED = "not in the rules; check your dice"
+
+
 def faces_notice(dice):
     """What the player must know about the prefilled face counts, in one sentence."""
     if dice["verified"]:
@@ -33,8 +37,7 @@ def faces_notice(dice):
 def faces_group(die):
     """One field per result of the die: how many of its faces show it, prefilled from the data file."""
     return Group(
-        legend=lambda dice: (f"Faces of the {die} die "
-                             f"({'checked against the real dice' if dice['verified'] else 'not in the rules; check your dice'})"),
+        legend=lambda dice: f"Faces of the {die} die ({FACES_CHECKED if dice['verified'] else FACES_UNCHECKED})",
         fields=tuple(Integer(name, f"Faces showing {FACE_LABELS[name]}", example=Data(die, name), minimum=0,
                              maximum=fotf_dice.MAX_FACES, short=FACE_LABELS[name])
                      for name in DIE_FACES[die]),
@@ -253,7 +256,8 @@ RING = Calculator(
     compute=ring,
     headline=lambda result: (f"The One Ring is destroyed {percent(result['win'])}.",
                              f"{dice_noun(result['dice'])} against {hope(result['hope'])} left: the players win "
-                             f"if at least 1 hope remains. Expected hope lost: {decimal(result['expected_hope_lost'])}."),
+                             f"if at least 1 hope remains. Expected hope lost: "
+                             f"{decimal(result['expected_hope_lost'])}."),
     key=lambda result, first: ("Ring destroyed", percent(result["win"])),
     charts=lambda result: [
         outcome_chart("Outcome", [("Ring destroyed", result["win"]), ("All hope lost", 1 - result["win"])]),

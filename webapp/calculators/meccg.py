@@ -145,7 +145,8 @@ STRIKE = Calculator(
             modifier_field("other_modifiers", "Other modifiers", "Every other resource and hazard card that applies."),
         )),
         Group("Body checks (optional)", (
-            Integer("body", "Character's body", default=None, blank="no body check for the character", minimum=0, maximum=MAX_BODY,
+            Integer("body", "Character's body", default=None, blank="no body check for the character", minimum=0,
+                    maximum=MAX_BODY,
                     help="Blank: leave out the body check after a successful strike."),
             Integer("creature_body", "Creature's body", default=None, blank="no body check for the creature", minimum=0,
                     maximum=MAX_BODY, help="Blank: leave out the creature's body check after the strike is defeated."),
