@@ -31,7 +31,8 @@ from load import (Gunicorn, OtherCpu, machine_line, run_wrk, stop_on_sigterm, wa
 
 DURATION = int(os.environ.get("BENCH_DURATION", "10"))
 HEALTHZ_P50_GOAL_MS = 20
-SIDE = "{side}_regulars=0&{side}_elites=10&{side}_leadership=0&{side}_policy=elites&{side}_modifier=-5"
+SIDE = ("{side}_regulars=0&{side}_elites=10&{side}_leadership=0&{side}_policy=elites&{side}_modifier=-5"
+        "&{side}_modifier_rounds=all")
 
 
 def slowest_battle(rounds=100, attacker_reroll=-5, defender_reroll=-5):

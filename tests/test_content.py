@@ -236,10 +236,14 @@ def test_the_app_reads_the_dice_from_its_own_content_folder(content_copy, tmp_pa
     path = content_copy / "fotf" / "data" / "dice.yaml"
     mutate(path, lambda d: d.update(search={"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}))
     app = create_app({"CONTENT_DIR": str(content_copy), "INSTANCE_PATH": str(tmp_path / "instance")})
-    body = app.test_client().get("/api/fotf/search?dice=3").get_json()
+    calc = app.extensions["redbook.calculators"]["fotf-search"]
+    client = app.test_client()
+    form = client.get("/fotf/calc/search").get_data(as_text=True)
+    for name, count in {"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}.items():
+        assert f'name="{name}" value="{count}"' in form  # the form is prefilled from this copy's counts
+    answer = client.get("/fotf/calc/search", query_string=calc.form_query()).get_data(as_text=True)
     # every face of this copy's search die slips by: no hope is ever lost
-    assert body["faces"] == {"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}
-    assert body["hope_lost"] == [1, 0, 0, 0]
+    assert "100% to lose no hope." in answer
 
 
 def test_an_unknown_data_file_is_rejected(content_copy):

@@ -27,7 +27,7 @@ sys.path.insert(0, str(DEPLOY))
 import render  # noqa: E402  (deploy/render.py)
 
 RULE_PAGE = "/wotr/combat-round"
-CALCULATOR = "/api/wotr/roll?dice=1&hit=5"
+CALCULATOR = "/api/wotr/roll?strength=1&hit=5"
 
 
 def free_port():

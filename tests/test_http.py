@@ -11,12 +11,14 @@ from flask import request
 
 from webapp import create_app
 
+BATTLE = "attacker_regulars=3&defender_regulars=2&attacker_policy=strength&defender_policy=strength&terrain=field"
+BATTLE_PAGE = "/wotr/calc/battle?" + BATTLE
 PAGES = [
     "/", "/wotr/", "/wotr/combat-round", "/meccg/turn", "/fotf/print", "/print?games=wotr,meq",
-    "/search?q=leader+reroll", "/wotr/calc/battle?attacker_regulars=3&defender_regulars=2",
+    "/search?q=leader+reroll", BATTLE_PAGE,
     "/sw.js", "/offline",
 ]
-API_GETS = ["/api/search?q=corruption+check", "/api/wotr/battle?attacker_regulars=3&defender_regulars=2", "/api/openapi.json"]
+API_GETS = ["/api/search?q=corruption+check", "/api/wotr/battle?" + BATTLE, "/api/openapi.json"]
 
 
 def decoded(response):
@@ -141,7 +143,7 @@ def test_a_content_change_changes_the_validator(app, content_copy, tmp_path):
     ("GET", "/healthz", {}),
     ("GET", "/nothing/here", {}),
     ("GET", "/api/search?q=", {}),
-    ("GET", "/wotr/calc/roll?dice=99", {}),
+    ("GET", "/wotr/calc/roll?strength=99&hit=5", {}),
     ("POST", "/api/wotr-cards/victory", {"json": {"free_peoples_points": 3, "shadow_points": 4}}),
 ])
 def test_errors_posts_and_health_are_not_tagged(client, method, url, kwargs):
@@ -273,8 +275,8 @@ def test_the_largest_allowed_combats_answer(client):
     attackers = [{"attack": MAX_ICONS, "leadership": MAX_ICONS, "faction": "f" * MAX_FACTION_CHARS, "is_army": True}]
     battle = client.post("/api/wotr-cards/battleground-combat", json={
         "owner": "shadow", "attackers": attackers * MAX_CARDS, "battleground_defence": MAX_ICONS,
-        "defenders": [MAX_ICONS] * MAX_CARDS})
+        "defenders": [MAX_ICONS] * MAX_CARDS, "order": "given"})
     assert battle.status_code == 200 and battle.get_json()["attack"] == 2 * MAX_ICONS * MAX_CARDS
     one_more = client.post("/api/wotr-cards/path-combat", json={
-        "shadow_attack_icons": 1, "path_defence": 0, "defenders": [0] * (MAX_CARDS + 1)})
+        "shadow_attack_icons": 1, "path_defence": 0, "defenders": [0] * (MAX_CARDS + 1), "order": "given"})
     assert one_more.status_code == 400 and one_more.get_json()["error"].startswith("defenders:")

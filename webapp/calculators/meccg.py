@@ -258,10 +258,10 @@ EXAMPLES = (
 
 # One player's entries: a record of the API's players list, and p1_/p2_ fields of the form.
 PLAYER = (
-    *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1],
-             ) for name in SOURCES),
-    *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high,
-              help=COUNT_LABELS[name][1]) for name, (low, high) in PLAYER_COUNTS.items()),
+    *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1], short=name)
+      for name in SOURCES),
+    *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high, help=COUNT_LABELS[name][1])
+      for name, (low, high) in PLAYER_COUNTS.items()),
     Boolean("avatar_eliminated", "Avatar eliminated", default=False),
 )
 PLAYER_KEYS = tuple(member.name for member in PLAYER)
@@ -276,7 +276,7 @@ def player_group(number):
         *(member.but(name=f"p{number}_{member.name}", example=example[member.name]) if member.name in example
           else member.but(name=f"p{number}_{member.name}") for member in PLAYER),
         Integer(f"p{number}_deck_exhaustions", "Times the play deck has run out", default=None,
-                blank="deck run-outs not given", minimum=0, maximum=MAX_DECK_EXHAUSTIONS, short="deck run out",
+                blank="run-outs not given", minimum=0, maximum=MAX_DECK_EXHAUSTIONS, short="deck run out",
                 help="Optional: give it for both players to see who may call the Council."),
     ))
 
