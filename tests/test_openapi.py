@@ -217,3 +217,13 @@ def test_every_parameter_says_whether_it_is_required_and_what_leaving_it_out_mea
                     assert "Left out or blank: " in parameter["description"]
                 if calc.conditions(member):
                     assert "Read only when " in parameter["description"], member.name
+
+
+def test_the_document_says_the_api_answers_one_plan_and_how_pages_hold_several(document, client, calculators):
+    words = document["info"]["description"]
+    assert "one setup" in words and "prefixed b- and c-" in words and "plans=2 or 3" in words
+    # the pages do read the prefixes the document names
+    calc = calculators["wotr-roll"]
+    page = client.get("/wotr/calc/roll", query_string=[("plans", "2"), *calc.form_query(),
+                                                       *calc.form_query(prefix="b-")])
+    assert page.status_code == 200 and 'id="result-b"' in page.get_data(as_text=True)

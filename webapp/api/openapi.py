@@ -8,6 +8,9 @@ from ..search import LIMIT_MAX
 from . import bp
 
 ERROR = {"$ref": "#/components/schemas/Error"}
+PLANS_NOTE = ("Rules search and exact calculators for five Middle-earth games. Each calculator request answers one "
+              "setup; the calculator pages compare two or three plans side by side under one address, the same "
+              "parameters prefixed b- and c- for the second and third plan (with plans=2 or 3).")
 
 
 def _error_responses():
@@ -71,7 +74,7 @@ def document():
     return {
         "openapi": "3.0.3",
         "info": {"title": "Red Book API", "version": "1",
-                 "description": "Rules search and exact calculators for five Middle-earth games."},
+                 "description": PLANS_NOTE},
         "paths": paths,
         "components": {"schemas": {
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
