@@ -5,13 +5,18 @@
   var form = document.getElementById("calc-form");
   if (!form) return;
 
-  // --- steppers: the buttons and the arrow keys move the number within its bounds
+  // --- steppers: the buttons and the arrow keys move the number within its bounds. A box that may
+  // be left blank (data-blank: blank has its own meaning) empties below its minimum and starts there.
   function step(input, by) {
     var low = parseInt(input.dataset.min, 10), high = parseInt(input.dataset.max, 10);
     var text = input.value.trim(), value = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : NaN;
-    if (isNaN(value)) value = Math.min(high, Math.max(low, 0));  // a blank box counts from 0
-    value = Math.min(high, Math.max(low, value + by));
-    input.value = String(value);
+    var mayBeBlank = input.hasAttribute("data-blank");
+    if (mayBeBlank && (isNaN(value) ? by < 0 : value + by < low)) {
+      input.value = "";
+    } else {
+      if (isNaN(value)) value = mayBeBlank ? low - by : Math.min(high, Math.max(low, 0));  // else from 0
+      input.value = String(Math.min(high, Math.max(low, value + by)));
+    }
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
@@ -29,12 +34,13 @@
   }
 
   // --- fields shown only when another field has a given value
+  // a field hidden because it does not apply reads as blank, so the fields that hang on it hide too
   function valueOf(name) {
-    var controls = form.querySelectorAll('[name="' + name + '"]');
+    var controls = form.querySelectorAll('[name="' + name + '"]:not(:disabled)');
     if (!controls.length) return "";
     var first = controls[0];
     if (first.type === "radio") {
-      var checked = form.querySelector('[name="' + name + '"]:checked');
+      var checked = form.querySelector('[name="' + name + '"]:checked:not(:disabled)');
       return checked ? checked.value : "";
     }
     if (first.type === "checkbox") return first.checked ? "true" : "false";

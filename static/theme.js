@@ -14,13 +14,16 @@
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.querySelector("[data-theme-toggle]");
     if (button) {
+      // the visible word follows the theme in CSS; the spoken name follows it here
       var label = function () {
-        var next = current() === "dark" ? "light" : "dark";
-        button.textContent = next === "dark" ? "Dark" : "Light";
-        button.setAttribute("aria-label", "Switch to " + next + " theme");
+        button.setAttribute("aria-label", "Switch to " + (current() === "dark" ? "light" : "dark") + " theme");
       };
       button.hidden = false;
       label();
+      if (window.matchMedia) {
+        var system = window.matchMedia("(prefers-color-scheme: dark)");
+        if (system.addEventListener) system.addEventListener("change", label);
+      }
       button.addEventListener("click", function () {
         var next = current() === "dark" ? "light" : "dark";
         root.setAttribute("data-theme", next);

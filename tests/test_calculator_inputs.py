@@ -15,8 +15,8 @@ import pytest
 
 from webapp.calculators import CALCULATORS
 from webapp.calculators.calculator import Calculator, check_blank
-from webapp.calculators.fields import (MAX_TEXT, REQUIRED, Boolean, Choice, Integer, IntegerList, Records, Text, When,
-                                       required)
+from webapp.calculators.fields import (MAX_TEXT, REQUIRED, Boolean, Choice, ChoiceList, Integer, IntegerList, Records,
+                                       RoundWindow, Text, When, required)
 
 
 def page_url(calc):
@@ -81,6 +81,10 @@ def bad_texts(field):
         return [f"{field.minimum},x", str(field.maximum + 1)] + ([wrong_count] if wrong_count else [])
     if isinstance(field, Text):
         return ["a" * (field.max_length + 1)]
+    if isinstance(field, ChoiceList):
+        return ["nonesuch", f"{field.values[0]},{field.values[0]}", f"{field.values[0]},"]
+    if isinstance(field, RoundWindow):
+        return ["0", str(field.maximum + 1), "3-2", f"2-{field.maximum + 1}", "every", " 2-3 x"]
     raise AssertionError(f"no bad text for {field!r}")
 
 
@@ -145,9 +149,10 @@ def blank_cases():
 
 def blank_pairs(field, name):
     """What a browser sends for a field left blank: an empty box (an unchecked switch sends nothing)."""
-    if isinstance(field, Boolean) or isinstance(field, Records):
+    if isinstance(field, (Boolean, Records, ChoiceList)):
         return []
-    return [(name, "")] * (field.count if field.widget_hint() == "boxes" else 1)
+    return [(name, "")] * {"boxes": field.count if field.widget_hint() == "boxes" else 1, "window": 2}.get(
+        field.widget_hint(), 1)
 
 
 def record_row(field, member, values):
@@ -188,7 +193,11 @@ def test_a_blank_field_is_an_error_or_the_zero_it_shows_or_its_stated_meaning(cl
     elif member.default is None:
         assert page.status_code == 200, error_text(shown, name)
         assert member.blank in summary(shown), (member.blank, summary(shown))  # the meaning is stated
-        assert re.search(rf'name="{re.escape(name)}" value=""', shown)
+        if member.widget_hint() == "radio":  # no choice is ticked
+            assert re.search(rf'name="{re.escape(name)}" value="', shown) and \
+                not re.search(rf'name="{re.escape(name)}" value="[^"]*" checked', shown)
+        else:
+            assert re.search(rf'name="{re.escape(name)}" value=""', shown)
     else:
         # the same answer as the 0 it stands for, and the 0 is shown again in the form
         assert page.status_code == 200, re.findall(r'role="alert">(.*?)</p>', shown)

@@ -4,7 +4,7 @@ from flask import url_for
 import json
 
 from . import fotf, meccg, meq, wotr, wotr_cards
-from .calculator import decimal, exact, percent
+from .calculator import SOURCE_NAMES, decimal, exact, percent, source_text
 
 CALCULATORS = {calc.id: calc for module in (wotr, fotf, meccg, meq, wotr_cards) for calc in module.CALCULATORS}
 
@@ -36,6 +36,8 @@ def init_app(app):
             "pct": percent,
             "decimal": decimal,
             "exact": exact,
+            "source_text": source_text,
+            "source_names": SOURCE_NAMES,
             # a field's conditions as the form's script reads them, the names with the plan's prefix
             "shown_when_data": lambda whens, prefix: json.dumps([when.as_data(prefix) for when in whens]),
         }

@@ -76,6 +76,8 @@ class Calculator:
     key: Callable = None  # (result, the first plan's result) -> (what, how much): the figure plans compare
     charts: Callable = lambda result: []  # the first ones (not folded) right under the headline
     template: str = ""  # shows the rest of the result; "" shows only the headline, charts and working
+    rules_used: Callable = lambda result: []  # [(rule, source)] the result used, source "summary" or "rulebook"
+    page_working: Callable = None  # the working a page shows, when more than the engine's own (see working)
     apis: tuple = ()
     data: str = ""  # a content data file of the calculator's game it reads (content/<game>/data/<data>.yaml)
     content: object = dataclasses.field(default=None, compare=False, repr=False)  # that file's values, once bound
@@ -223,6 +225,14 @@ def check_blank(calc_id, member):
 
 
 # --------------------------------------------------------------------------- results
+
+
+SOURCE_NAMES = {"summary": "rules summary", "rulebook": "published rulebook"}
+
+
+def source_text(sources) -> str:
+    """Where rules come from, in a few words: "Source: published rulebook"."""
+    return "Source: " + " and ".join(SOURCE_NAMES[source] for source in sources)
 
 
 def working(result) -> list | None:

@@ -16,6 +16,7 @@ it only then (all fields are shown without JavaScript), and a blank there is no 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import KW_ONLY, dataclass, replace
 
 from ..engines.inputs import InputError
@@ -89,6 +90,7 @@ class Field:
     widget: str = ""  # how a form shows it; "" lets the kind choose (see widget_hint)
     shown_when: tuple = ()  # When conditions: the field applies (and a form shows it) while any holds
     short: str = ""  # the label in a result's one-line summary of the inputs, when shorter than the label
+    source: tuple = ()  # where the rules behind the field come from, as the engine says: "summary", "rulebook"
 
     kind = "field"
     in_query = True  # can be given in a query string (a list of records only by a form, card by card)
@@ -336,6 +338,171 @@ class Choice(Field):
         if value is None:
             return super().summary(value)
         return f"{self.short or self.label}: {dict(self.choices)[value].split(' (')[0]}"
+
+
+@dataclass(frozen=True)
+class ChoiceList(Field):
+    """Some of a few choices, each at most once, in the order they count: "nazgul,exchange" in a
+    query, ["nazgul", "exchange"] in JSON. A form ticks them, in the order declared."""
+
+    _: KW_ONLY
+    choices: tuple  # ((value, label), ...), in the order a form lists them
+
+    kind = "choice_list"
+
+    @property
+    def values(self):
+        return tuple(value for value, _ in self.choices)
+
+    def allowed(self):
+        return f"some of {', '.join(self.values)}, separated by commas, each at most once"
+
+    def read_args(self, args, name):
+        """A form sends one value per ticked box; a query may give them as one comma-separated value."""
+        given = args.getlist(name)
+        return self.parse_text(",".join(given), name)
+
+    def typed(self, args, name):
+        return ",".join(args.getlist(name))[:MAX_TEXT]
+
+    def read_text(self, text, path):
+        return self.read_json([part.strip() for part in text.split(",")], path)
+
+    def read_json(self, value, path):
+        if not isinstance(value, list) or len(set(map(str, value))) != len(value) or \
+                not all(isinstance(item, str) and item in self.values for item in value):
+            raise self.refusal(path)
+        return tuple(value)
+
+    def schema(self):
+        return {"type": "array", "items": {"type": "string", "enum": list(self.values)}, "uniqueItems": True,
+                "maxItems": len(self.values)}
+
+    def query_schema(self):
+        one = "(" + "|".join(map(re.escape, self.values)) + ")"
+        return {"type": "string", "pattern": f"^{one}(,{one}){{0,{len(self.values) - 1}}}$", "maxLength": MAX_TEXT,
+                "description": self.allowed()}
+
+    def form_value(self, value):
+        return "" if value is None else ",".join(value)
+
+    def widget_hint(self):
+        return self.widget or "checks"
+
+    def form_pairs(self, name, value):
+        return [(name, item) for item in value or ()]  # an unticked box sends nothing
+
+    def summary(self, value):
+        if not value:
+            return super().summary(value) if value is None else ""
+        labels = dict(self.choices)
+        return f"{self.short or self.label}: {', '.join(labels[item].split(' (')[0] for item in value)}"
+
+
+_WINDOW = re.compile(r"([1-9][0-9]{0,2})(-([1-9][0-9]{0,2})?)?")
+
+
+@dataclass(frozen=True)
+class RoundWindow(Field):
+    """The rounds something applies in: "all", "first", "3" (round 3 only), "2-4" (rounds 2 to 4) or
+    "3-" (round 3 and every later one), as an engine takes them. A form shows two boxes under the
+    one name, the round it starts in and for how many rounds (blank: to the end), so a player
+    steps through "only round 1" or "from round 2" without typing. The value is the text, written
+    the shortest way ("all" rather than "1-", "first" rather than "1")."""
+
+    _: KW_ONLY
+    maximum: int  # the last round there is
+
+    kind = "round_window"
+
+    def allowed(self):
+        return (f"all, first, a round such as 3, rounds such as 2-4, or a round and every later one such as 3- "
+                f"(rounds 1 to {self.maximum})")
+
+    def boxes_allowed(self):
+        return (f"a round from 1 to {self.maximum} to start from, and how many rounds (blank: to the end), "
+                f"ending by round {self.maximum}")
+
+    @staticmethod
+    def text(first, last) -> str:
+        """The shortest text for the rounds first..last (last None: to the end)."""
+        if first == 1 and last in (None, 1):
+            return "all" if last is None else "first"
+        return f"{first}-" if last is None else (f"{first}" if first == last else f"{first}-{last}")
+
+    def window(self, value) -> tuple:
+        """(first, last or None) of a value, "all" and "first" included."""
+        if value in ("all", "first"):
+            return 1, None if value == "all" else 1
+        first, _, last = value.partition("-")
+        return int(first), (int(first) if "-" not in value else (int(last) if last else None))
+
+    def read_text(self, text, path):
+        text = text.strip()
+        if text in ("all", "first"):
+            return text
+        match = _WINDOW.fullmatch(text)
+        if match:
+            first = int(match.group(1))
+            last = first if match.group(2) is None else (int(match.group(3)) if match.group(3) else None)
+            if first <= self.maximum and (last is None or first <= last <= self.maximum):
+                return self.text(first, last)
+        raise self.refusal(path)
+
+    def read_args(self, args, name):
+        """The form's two boxes (the first round, how many rounds), or one text."""
+        given = args.getlist(name)
+        if len(given) != 2:
+            return super().read_args(args, name)
+        start, count = (text.strip() for text in given)
+        if not start and not count:
+            if self.default is REQUIRED:
+                raise InputError(name, f"required: {self.boxes_allowed()}")
+            return self.default
+        first, rounds = whole_number(start), whole_number(count) if count else None
+        if first is None or not 1 <= first <= self.maximum or (count and (
+                rounds is None or not 1 <= rounds <= self.maximum - first + 1)):
+            raise self.refusal(name, self.boxes_allowed())
+        return self.text(first, None if rounds is None else first + rounds - 1)
+
+    def typed(self, args, name):
+        return ",".join(args.getlist(name))[:MAX_TEXT]
+
+    def box_texts(self, typed) -> tuple:
+        """What the form's two boxes show for what was typed: both boxes, or one text read into them."""
+        if "," in typed:
+            start, _, count = typed.partition(",")
+            return start, count
+        try:
+            first, last = self.window(self.read_text(typed, self.name))
+        except InputError:
+            return typed, ""
+        return str(first), "" if last is None else str(last - first + 1)
+
+    def read_json(self, value, path):
+        if not isinstance(value, str):
+            raise self.refusal(path)
+        return self.read_text(value, path)
+
+    def schema(self):
+        return {"type": "string", "pattern": r"^(all|first|[1-9][0-9]{0,2}(-([1-9][0-9]{0,2})?)?)$",
+                "maxLength": 7, "description": self.allowed()}
+
+    def widget_hint(self):
+        return self.widget or "window"
+
+    def form_pairs(self, name, value):
+        return [(name, text) for text in self.box_texts("" if value is None else value)]
+
+    def summary(self, value):
+        if value is None:
+            return super().summary(value)
+        first, last = self.window(value)
+        if last is None:
+            words = "every round" if first == 1 else f"from round {first} on"
+        else:
+            words = f"round {first} only" if first == last else f"rounds {first}–{last}"
+        return f"{self.short or self.label}: {words}"
 
 
 @dataclass(frozen=True)

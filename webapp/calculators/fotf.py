@@ -9,7 +9,7 @@ from ..engines import fotf_dice
 from ..engines.inputs import InputError
 from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart,
                          outcome_chart, percent)
-from .fields import Boolean, Choice, Data, Integer
+from .fields import Boolean, Choice, ChoiceList, Data, Integer, When
 
 FACE_LABELS = {
     "slip_by": "slip by", "weary": "weary", "exposed": "exposed", "recall": "recall",
@@ -65,6 +65,10 @@ def with_faces(result, faces, dice):
 def rerolls_field(help_text):
     return Integer("rerolls", "Rerolls", default=0, minimum=0, maximum=fotf_dice.MAX_REROLLS,
                    help=REROLLS_HELP + " " + help_text)
+
+
+def when_rerolling():
+    return (When("rerolls", other_than=("0",)),)
 
 
 def dice_noun(count, what="search"):
@@ -153,7 +157,7 @@ def battle(values, dice):
                                   values["dice"])
     result = fotf_dice.battle_roll(count, faces, values["friendly_troops"], values["shadow_troops"],
                                    in_haven=values["in_haven"], nazgul_present=values["nazgul_present"],
-                                   rerolls=values["rerolls"])
+                                   rerolls=values["rerolls"], reroll_results=values["reroll_results"] or ())
     result["dice_from"] = "given" if values["dice"] is not None else values["initiator"]
     return with_faces(result, faces, dice)
 
@@ -206,6 +210,15 @@ BATTLE = Calculator(
             Boolean("nazgul_present", "Nazgûl present", default=False,
                     help="Without Nazgûl, a Nazgûl result does nothing."),
             rerolls_field("Rout is never rerolled."),
+            ChoiceList("reroll_results", "Results to reroll, worst first", example=fotf_dice.REROLL_RESULTS,
+                       choices=(("nazgul", "Nazgûl (2 friendly troops lost)"),
+                                ("overrun", "Overrun (1 friendly troop lost)"),
+                                ("exchange", "Exchange (1 shadow and 1 friendly troop lost)")),
+                       short="rerolling",
+                       help="Each reroll goes to a die showing the first of these that is there. Leave exchange out "
+                            "to keep the shadow troop it removes: its reroll may turn up a Nazgûl. To reroll none, "
+                            "set Rerolls to 0.",
+                       shown_when=when_rerolling(), source=(fotf_dice.RULES["reroll_results"][1],)),
         )),
         faces_group("battle"),
     ),
@@ -216,8 +229,9 @@ BATTLE = Calculator(
     template="calc/fotf_battle.html",
     method="Exact: every way the battle dice can land is counted, with each result's chance taken from "
            "the face counts above; results that cannot apply (overrun in a haven, Nazgûl with none present) "
-           "count as blanks, and removals stop at the troops present. Rerolls go one at a time to the die "
-           "doing the Free Peoples most harm, the new face standing.",
+           "count as blanks, and removals stop at the troops present. Rerolls go one at a time to a die "
+           "showing the worst of the results chosen for rerolling, the new face standing. Probabilities are exact "
+           "fractions, shown rounded.",
     apis=(Api("/api/fotf/battle", "Troops removed by one battle roll, and the chance a haven falls",
               result=("dice", "dice_from", "shadow_removed", "friendly_removed", "joint", "expected_shadow_removed",
                       "expected_friendly_removed", "haven_lost", "expected_rerolls_spent", *FACES_KEYS)),),
@@ -230,7 +244,7 @@ BATTLE = Calculator(
 def ring(values, dice):
     faces = faces_from(values, "search")
     result = fotf_dice.ring_roll(values["nazgul"], values["shadow_troops"], values["hope"], values["hope_missing"],
-                                 faces, rerolls=values["rerolls"])
+                                 faces, rerolls=values["rerolls"], stop_when_won=bool(values["stop_when_won"]))
     result["hope"] = values["hope"]
     return with_faces(result, faces, dice)
 
@@ -250,6 +264,10 @@ RING = Calculator(
                     maximum=fotf_dice.MAX_HOPE,
                     help="Each missing hope adds a search die; the roll never uses more than 7."),
             rerolls_field("Only a die that costs hope is rerolled."),
+            Boolean("stop_when_won", "Stop rerolling once the win is certain", default=False,
+                    short="rerolls stop once the win is certain",
+                    help="The chance to win stays the same; fewer rerolls are spent.",
+                    shown_when=when_rerolling(), source=(fotf_dice.RULES["stop_when_won"][1],)),
         )),
         faces_group("search"),
     ),
@@ -266,7 +284,8 @@ RING = Calculator(
     template="calc/fotf_ring.html",
     method="Exact: the final search roll's dice are counted from the Nazgûl, shadow troops and missing hope "
            "(at most 7), every way they can land is counted with the face counts above, and the players win "
-           "when the hope lost is less than the hope left. Rerolls are followed one at a time.",
+           "when the hope lost is less than the hope left. Rerolls are followed one at a time, and stop once the "
+           "win is certain when the players choose so.",
     apis=(Api("/api/fotf/ring", "Chance that Frodo destroys the One Ring at Mount Doom",
               result=("dice", "win", "hope_lost", "expected_hope_lost", "expected_rerolls_spent", *FACES_KEYS)),),
 )

@@ -41,6 +41,7 @@ class Plan:
     charts: list
     steps: list | None
     summary: list  # the inputs the result was worked out from, in a few words each
+    rules_used: list  # [(rule, source)] the result used
     differs: bool = False  # the summary lists only what differs from the first plan
 
 
@@ -74,8 +75,9 @@ def read_plans(calc, args, count) -> list[Plan]:
                           values=values, errors=errors, raw=raw, result=result, applying=applying,
                           headline=headline, subline=subline,
                           charts=calc.charts(result) if answered else [],
-                          steps=working(result) if answered else None,
-                          summary=calc.summary(values, applying) if answered else []))
+                          steps=(calc.page_working or working)(result) if answered else None,
+                          summary=calc.summary(values, applying) if answered else [],
+                          rules_used=calc.rules_used(result) if answered else []))
     for plan in plans[1:]:  # a later plan says only how it differs from the first
         if plan.summary and plans[0].summary:
             plan.summary = [text for text in plan.summary if text not in plans[0].summary] or ["the same inputs"]

@@ -4,7 +4,7 @@ from fractions import Fraction
 from ..engines import wotr_battle, wotr_combat
 from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart, line_chart,
                          outcome_chart, percent, usual_count)
-from .fields import Boolean, Choice, Integer, When
+from .fields import Boolean, Choice, Integer, RoundWindow, When
 
 # --------------------------------------------------------------------------- combat roll
 
@@ -80,9 +80,11 @@ ROLL = Calculator(
 
 POLICY_LABELS = {"strength": "Keep the most dice (downgrade Elites first)",
                  "elites": "Keep Elites (lose Regulars first)"}
-MODIFIER_ROUNDS_LABELS = {"all": "Every round", "first": "Round 1 only"}
-TERRAIN_LABELS = {"field": "Open field", "city": "City", "fortification": "Fortification",
+TERRAIN_LABELS = {"field": "Open field (also outside a Stronghold)", "city": "City", "fortification": "Fortification",
                   "siege": "Stronghold under siege"}
+DEFENDER_CHOICES = (("stand", "Stands in the field"), ("withdraw", "Withdraws into its Stronghold"),
+                    ("compare", "Stand or withdraw? Compare the two"))
+WITHDRAWING = ("withdraw", "compare")
 SETTLED = Fraction(1, 1000)  # a battle still going on less often than this is over, as a chart shows it
 OUTCOME_LABELS = {"defender_eliminated": "Defender destroyed", "attacker_eliminated": "Attacker destroyed",
                   "both_eliminated": "Both destroyed", "neither_eliminated": "Both still stand"}
@@ -96,6 +98,13 @@ def army_fields(side, name, regulars, elites, leadership):
                 help="At most 10 Army units stand in one region (the rulebook's stacking limit)."),
         Integer(f"{side}_elites", f"{name} Elites", default=0, example=elites, minimum=0,
                 maximum=wotr_battle.MAX_UNITS, short="Elites"),
+        Integer(f"{side}_replacement_regulars", f"{name} Regulars at hand to replace Elites", default=None,
+                blank="a Regular always at hand", minimum=0, maximum=wotr_battle.MAX_REPLACEMENT_REGULARS,
+                short="Regulars at hand",
+                help="In the reinforcements or among earlier casualties; each Regular this Army loses joins them. "
+                     "An Elite hit with none at hand is eliminated. Blank: always one at hand.",
+                shown_when=(When(f"{side}_elites", other_than=("0",)),),
+                source=wotr_battle.option_sources("replacement_regulars")),
         Integer(f"{side}_leadership", f"{name} Leadership", default=0, example=leadership, minimum=0,
                 maximum=wotr_battle.MAX_LEADERSHIP, help="Re-rolls are capped at 5 and at the dice missed.",
                 short="Leadership"),
@@ -104,10 +113,13 @@ def army_fields(side, name, regulars, elites, leadership):
         Integer(f"{side}_modifier", f"{name} roll modifier", short="roll", **modifier),
         Integer(f"{side}_reroll_modifier", f"{name} re-roll modifier", short="re-roll",
                 **modifier),
-        Choice(f"{side}_modifier_rounds", f"{name} modifiers apply", example="all", short="modifiers",
-               choices=tuple((rounds, MODIFIER_ROUNDS_LABELS[rounds]) for rounds in wotr_battle.MODIFIER_ROUNDS),
-               shown_when=(When(f"{side}_modifier", other_than=("0",)),
-                           When(f"{side}_reroll_modifier", other_than=("0",)))),
+        RoundWindow(f"{side}_modifier_rounds", f"{name} modifiers apply", example="all", short="modifiers",
+                    maximum=wotr_battle.MAX_ROUNDS,
+                    help="Every round: from round 1, rounds left blank. A Combat card played in round 2: from "
+                         "round 2 for 1 round. A Leader who joins in round 3: from round 3, rounds blank.",
+                    shown_when=(When(f"{side}_modifier", other_than=("0",)),
+                                When(f"{side}_reroll_modifier", other_than=("0",))),
+                    source=wotr_battle.option_sources("modifier_rounds")),
     )
 
 
@@ -116,22 +128,78 @@ def army(values, side):
         regulars=values[f"{side}_regulars"], elites=values[f"{side}_elites"],
         leadership=values[f"{side}_leadership"], casualty_policy=values[f"{side}_policy"],
         modifier=values[f"{side}_modifier"], reroll_modifier=values[f"{side}_reroll_modifier"],
-        modifier_rounds=values[f"{side}_modifier_rounds"] or "all")  # "all" is moot: that side has no modifier
+        modifier_rounds=values[f"{side}_modifier_rounds"] or "all",  # "all" is moot: that side has no modifier
+        replacement_regulars=values[f"{side}_replacement_regulars"])
 
 
 def battle(values):
-    return wotr_battle.battle(army(values, "attacker"), army(values, "defender"), terrain=values["terrain"],
-                              rounds=values["rounds"], attacker_ceases_at=values["attacker_ceases_at"],
-                              siege_continue=bool(values["siege_continue"]))
+    """The battle as the defender chooses to fight it; "compare" fights it standing and withdrawing.
+
+    The result is the engine's, with ``stand`` (the battle standing in the field, when compared, else
+    None), ``difference`` (withdrawing minus standing, or None), and the withdrawal's own inputs.
+    """
+    attacker, defender = army(values, "attacker"), army(values, "defender")
+    choice = values["defender_choice"] or "stand"
+    options = dict(rounds=values["rounds"], attacker_ceases_at=values["attacker_ceases_at"],
+                   siege_continue=bool(values["siege_continue"]), siege_battles=values["siege_battles"] or 1)
+    withdraw_after = values["withdraw_after"] if choice in WITHDRAWING else None
+    if choice == "compare":
+        both = wotr_battle.stand_or_withdraw(attacker, defender, withdraw_after=withdraw_after, **options)
+        result = {**both["withdraw"], "stand": both["stand"], "difference": both["difference"]}
+    else:
+        result = {**wotr_battle.battle(attacker, defender, terrain=values["terrain"], withdraw_after=withdraw_after,
+                                       **options), "stand": None, "difference": None}
+    return {**result, "withdraw_after": withdraw_after, "siege_battles": options["siege_battles"]}
 
 
-def battle_headline(result):
+def holds_out(result):
+    return result["headline"]["defender_holds"]
+
+
+def siege_words(result):
+    battles = result["siege_battles"]
+    return "one siege battle" if battles == 1 else f"{battles} siege battles in a row"
+
+
+def withdrawal_words(result):
+    """"Withdraw into the Stronghold" and when, as the headline says it."""
+    rounds = result["withdraw_after"]
+    return "Withdraw into the Stronghold" + (f" after {rounds} round{'s' if rounds != 1 else ''} in the field"
+                                             if rounds else "")
+
+
+def outcome_headline(result):
     outcomes = result["outcomes"]
     parts = [f"{OUTCOME_LABELS[name]} {percent(outcomes[name])}" for name in OUTCOME_LABELS if outcomes[name] > 0]
     return " · ".join(part if index == 0 else part[0].lower() + part[1:] for index, part in enumerate(parts)) + "."
 
 
+def battle_headline(result):
+    stand = result["stand"]
+    if stand is not None:  # stand or withdraw?
+        main = (f"{withdrawal_words(result)}: the defender holds out {percent(holds_out(result))} "
+                f"({siege_words(result)}); stand in the field: {percent(holds_out(stand))}.")
+        destroyed = [(name, result["headline"][key], stand["headline"][key])
+                     for name, key in (("Defender destroyed", "defender_destroyed"),
+                                       ("Attacker destroyed", "attacker_destroyed"))]
+        sub = " ".join(f"{name}: {percent(withdrawing)} withdrawing, {percent(standing)} standing."
+                       for name, withdrawing, standing in destroyed)
+        if result["withdraw_after"] and result["withdrew"] < 1:
+            sub += (f" The defender is still in the field to withdraw {percent(result['withdrew'])} of the time; "
+                    f"otherwise the field battle ends first.")
+        return main, sub
+    if result["withdraw_after"] is None:
+        return outcome_headline(result)
+    return outcome_headline(result), (f"The defender withdraws into its Stronghold {percent(result['withdrew'])} of "
+                                      f"the time, then {siege_words(result)}.")
+
+
 def battle_key(result, first):
+    """Plans compare the defender destroyed; plans that each weigh standing against withdrawing, the
+    defender holding out either way."""
+    if result["stand"] is not None:
+        return "defender holds out withdrawing / standing", \
+            f"{percent(holds_out(result))} / {percent(holds_out(result['stand']))}"
     return "defender destroyed", percent(result["outcomes"]["defender_eliminated"])
 
 
@@ -139,7 +207,7 @@ def units(count):
     return f"{count} unit{'s' if count != 1 else ''}"
 
 
-def per_round_chart(result):
+def per_round_chart(result, title="Round by round: chance of each outcome so far"):
     """The course of the battle round by round: cumulative outcomes, rounds after nothing changes left out."""
     rows = [row for row in result["per_round"] if row["round"] is not None]
     names = [name for name in OUTCOME_LABELS if any(row[name] > 0 for row in rows)]
@@ -155,19 +223,53 @@ def per_round_chart(result):
     if last["still_fighting"] > 0 and result["per_round"][-1]["round"] is None:
         caption = (f"After round {last['round']} the battle goes on {percent(last['still_fighting'])} of the "
                    f"time; the outcome above counts every round to the end.")
-    return line_chart("Round by round: chance of each outcome so far",
-                      [(labels[name], [row[name] for row in rows]) for name in columns], caption=caption)
+    return line_chart(title, [(labels[name], [row[name] for row in rows]) for name in columns], caption=caption)
+
+
+def outcome_bars(title, result, folded=False):
+    outcomes = result["outcomes"]
+    return outcome_chart(title, [(OUTCOME_LABELS[name], outcomes[name]) for name in OUTCOME_LABELS], folded=folded)
 
 
 def battle_charts(result):
-    outcomes = result["outcomes"]
+    stand = result["stand"]
+    if stand is not None:
+        return [
+            outcome_chart("The defender holds out", [("Withdrawing", holds_out(result)),
+                                                     ("Standing", holds_out(stand))]),
+            outcome_bars("Withdrawing: outcome", result, folded=True),
+            outcome_bars("Standing: outcome", stand, folded=True),
+            distribution_chart("Withdrawing: defender units left", result["defender_survivors"], noun=units,
+                               folded=True),
+            distribution_chart("Standing: defender units left", stand["defender_survivors"], noun=units,
+                               folded=True),
+            per_round_chart(result, "Withdrawing, round by round: chance of each outcome so far"),
+        ]
     return [
-        outcome_chart("Outcome", [(OUTCOME_LABELS[name], outcomes[name]) for name in OUTCOME_LABELS]),
+        outcome_bars("Outcome", result),
         distribution_chart("Attacker units left", result["attacker_survivors"], noun=units),
         distribution_chart("Defender units left", result["defender_survivors"], noun=units),
         per_round_chart(result),
     ]
 
+
+def battle_working(result):
+    """The working; compared, the withdrawal's and then the stand's."""
+    if result["stand"] is None:
+        return result["explanation"]
+    return (["If the defender withdraws into its Stronghold:", *result["explanation"],
+             "If the defender stands in the field:", *result["stand"]["explanation"]])
+
+
+def siege_follows():
+    """The conditions under which a siege is fought: a Stronghold under siege, or a withdrawal into one."""
+    return (When("terrain", "siege"), When("defender_choice", *WITHDRAWING))
+
+
+BATTLE_RESULT = ("outcomes", "headline", "withdrew", "attacker_survivors", "defender_survivors",
+                 "attacker_survivors_detail", "defender_survivors_detail", "expected_attacker_casualties",
+                 "expected_defender_casualties", "expected_attacker_elites_lost", "expected_defender_elites_lost",
+                 "expected_defender_to_reinforcements", "per_round", "expected_rounds", "sources")
 
 BATTLE = Calculator(
     id="wotr-battle", game="wotr", slug="battle", title="Whole battle odds",
@@ -176,17 +278,36 @@ BATTLE = Calculator(
         Group("Defender", army_fields("defender", "Defender", regulars=3, elites=1, leadership=1), summary=True),
         Group("Battle", (
             Choice("terrain", "Where", example="field",
-                   choices=tuple((terrain, TERRAIN_LABELS[terrain]) for terrain in wotr_battle.TERRAINS)),
+                   choices=tuple((terrain, TERRAIN_LABELS[terrain]) for terrain in wotr_battle.TERRAINS),
+                   source=wotr_battle.option_sources("terrain")),
+            Choice("defender_choice", "The defender", default=None, blank="the defender stands in the field",
+                   example="stand", choices=DEFENDER_CHOICES, short="defender",
+                   help="Withdrawing needs the defender's own Stronghold in the region: the battle in the field ends "
+                        "and the attacker besieges the Stronghold.",
+                   shown_when=(When("terrain", "field"),), source=wotr_battle.option_sources("withdraw_after")),
+            Integer("withdraw_after", "Rounds fought in the field first", default=0, minimum=0,
+                    maximum=wotr_battle.MAX_ROUNDS - 1, short="rounds in the field first",
+                    help="0: the defender withdraws before round 1. 2: at the start of round 3, if the battle is "
+                         "still on.",
+                    shown_when=(When("defender_choice", *WITHDRAWING),),
+                    source=wotr_battle.option_sources("withdraw_after")),
+            Integer("siege_battles", "Siege battles in a row", default=None, blank="one siege battle", example=1,
+                    minimum=1, maximum=wotr_battle.MAX_SIEGE_BATTLES, short="siege battles",
+                    help="How many times the attacker attacks the Stronghold, one siege battle after another "
+                         "(at most 5). Blank: one.",
+                    shown_when=siege_follows(), source=wotr_battle.option_sources("siege_battles")),
+            Boolean("siege_continue", "Siege: the attacker downgrades an Elite to fight each further round",
+                    default=False, shown_when=siege_follows(), short="Elite downgraded to go on",
+                    help="Off: each siege battle lasts one round.",
+                    source=wotr_battle.option_sources("siege_continue")),
             Integer("rounds", "Most rounds", default=None, blank="fought to the end", minimum=1,
                     maximum=wotr_battle.MAX_ROUNDS,
-                    help="Blank: fight until one Army is gone (or the attacker ceases)."),
+                    help="Counted on through any siege. Blank: fight until one Army is gone (or the attacker "
+                         "ceases, or the siege battles end)."),
             Integer("attacker_ceases_at", "Attacker ceases at strength", default=None,
                     blank="the attacker never ceases",
                     minimum=0, maximum=wotr_battle.MAX_UNITS, short="Attacker ceases at",
                     help="The attacker stops after a round that leaves it this strong or weaker. Blank: never."),
-            Boolean("siege_continue", "Siege: the attacker downgrades an Elite to fight each further round",
-                    default=False, shown_when=(When("terrain", "siege"),), short="Elite downgraded to go on",
-                    help="Off: the siege battle lasts one round."),
         )),
     ),
     compute=battle,
@@ -194,15 +315,18 @@ BATTLE = Calculator(
     key=battle_key,
     charts=battle_charts,
     template="calc/wotr_battle.html",
-    method="Exact Markov chain over both Armies' Regulars and Elites. Each round both sides roll at once "
-           "(dice = Combat Strength up to 5, Leader re-rolls up to Leadership), hits become casualties by "
-           "each side's policy, and both Armies can fall in the same round. Fought to the end, the chain is "
-           "solved exactly; no sampling anywhere.",
-    apis=(Api("/api/wotr/battle", "Outcome of a whole battle, round by round",
-              result=("outcomes", "attacker_survivors", "defender_survivors", "attacker_survivors_detail",
-                      "defender_survivors_detail", "expected_attacker_casualties", "expected_defender_casualties",
-                      "expected_attacker_elites_lost", "expected_defender_elites_lost", "per_round",
-                      "expected_rounds")),),
+    rules_used=lambda result: [(row["rule"], row["source"]) for row in result["sources"]],
+    page_working=battle_working,
+    method="A Markov chain over both Armies' Regulars and Elites, exact in method with no sampling. Each round "
+           "both sides roll at once (dice = Combat Strength up to 5, Leader re-rolls up to Leadership), hits "
+           "become casualties by each side's policy, and both Armies can fall in the same round. Every hit lowers "
+           "the hit points left on the board, so the chain is solved in one pass in order of hit points, a run of "
+           "rounds without a hit summed in one step, and that pass also gives the chance of each outcome round by "
+           "round. The sums are done in floating point, within 1e-12 of the exact fractions (checked against them "
+           "on many battles); the details give each figure to 10 decimal places, as the exact fractions run to "
+           "dozens of digits.",
+    apis=(Api("/api/wotr/battle", "Outcome of a whole battle, round by round; standing or withdrawing",
+              result=(*BATTLE_RESULT, ("stand", BATTLE_RESULT), "difference")),),
 )
 
 CALCULATORS = (ROLL, BATTLE)

@@ -16,7 +16,6 @@ dice can land and every re-roll, never by sampling.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
 
 from .inputs import InputError, require_bool, require_choice, require_int
 
@@ -311,6 +310,12 @@ def _check_troops(friendly_troops, shadow_troops):
 # battle categories, worst for the Free Peoples first
 _NAZGUL, _OVERRUN, _EXCHANGE, _ROUT, _BLANK = range(5)
 REROLL_RESULTS = ("nazgul", "overrun", "exchange")  # the results worth re-rolling, as they are by default
+# The rules behind the re-roll options, and where each comes from ("summary": the rules summary).
+RULES = {
+    "reroll_results": ("A die is re-rolled for each symbol spent, and again for more; which die is the "
+                       "player's choice", "summary"),
+    "stop_when_won": ("Re-rolls are spent by choice, so the players may stop once the win is certain", "summary"),
+}
 _REROLL_CATEGORY = {"nazgul": _NAZGUL, "overrun": _OVERRUN, "exchange": _EXCHANGE}
 
 

@@ -806,24 +806,51 @@ def _expected_loss(detail, initial, count, zero):
 # --------------------------------------------------------------------------- sources and explanation
 
 
+# The rules behind each part of a battle, and where each comes from: the battle rules "summary"
+# or the published "rulebook". A result's `sources` lists the ones it used; a form labels each
+# option with where its rules come from (option_sources).
+RULES = {
+    "rolls": ("Combat roll, Leader re-roll and casualties", "summary"),
+    "replacement_regulars": ("An Elite with no Regular to replace it is eliminated", "summary"),
+    "modifier_rounds": ("A Combat card's effect lasts for its round unless it says otherwise", "summary"),
+    "walls": ("The attacker hits only on 6 in round 1 against a City or Fortification", "rulebook"),
+    "withdraw": ("A defender may retreat into its own Stronghold at the start of any round; the retreat ends the "
+                 "battle, the attacker may move in, and the Stronghold is besieged", "summary"),
+    "stronghold": ("Attacking the Stronghold is a new battle; at most 5 Army units (any number of Leaders) fit "
+                   "inside, the rest going back to the reinforcements", "rulebook"),
+    "siege": ("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite", "rulebook"),
+}
+OPTION_RULES = {  # each option of battle() and Army (as the API names it) and the rules it brings in
+    "terrain": ("rolls", "walls", "siege"),
+    "replacement_regulars": ("replacement_regulars",),
+    "modifier_rounds": ("modifier_rounds",),
+    "withdraw_after": ("withdraw", "stronghold", "siege"),
+    "siege_battles": ("stronghold", "siege"),
+    "siege_continue": ("siege",),
+}
+SOURCES = ("summary", "rulebook")
+
+
+def option_sources(option: str) -> tuple:
+    """Where the rules behind one option come from: ("summary",), ("rulebook",) or both, in that order."""
+    found = {RULES[key][1] for key in OPTION_RULES[option]}
+    return tuple(source for source in SOURCES if source in found)
+
+
 def _sources(plan):
     """The rules this battle used, each with where it comes from."""
-    used = [("Combat roll, Leader re-roll and casualties", "summary")]
+    used = ["rolls"]
     if any(army.replacement_regulars is not None for army in (plan.attacker, plan.defender)):
-        used.append(("An Elite with no Regular to replace it is eliminated", "summary"))
+        used.append("replacement_regulars")
     if any(army.modifier_rounds != "all" for army in (plan.attacker, plan.defender)):
-        used.append(("A Combat card's effect lasts for its round unless it says otherwise", "summary"))
+        used.append("modifier_rounds")
     if plan.terrain in WALLED:
-        used.append((f"The attacker hits only on 6 in round 1 against {_TERRAIN_NAMES[plan.terrain]}", "rulebook"))
+        used.append("walls")
     if plan.withdraw_after is not None:
-        used.append(("A defender may retreat into its own Stronghold at the start of any round; the retreat "
-                     "ends the battle, the attacker may move in, and the Stronghold is besieged", "summary"))
-        used.append(("Attacking the Stronghold is a new battle; at most 5 Army units (any number of Leaders) "
-                     "fit inside, the rest going back to the reinforcements", "rulebook"))
+        used += ["withdraw", "stronghold"]
     if plan.terrain == "siege" or plan.withdraw_after is not None:
-        used.append(("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite",
-                     "rulebook"))
-    return [{"rule": rule, "source": source} for rule, source in used]
+        used.append("siege")
+    return [{"rule": RULES[key][0], "source": RULES[key][1]} for key in used]
 
 
 def _percent(value):
