@@ -232,10 +232,17 @@ def test_fields_follow_the_choice_made(phone, live_server):
     assert siege.is_hidden()
     phone.get_by_role("radio", name="Stronghold under siege").check()
     assert siege.is_visible()
-    rounds = phone.locator("#f-attacker_modifier_rounds-first")
+    rounds = phone.locator("#f-attacker_modifier_rounds-from")
     assert rounds.is_hidden()
     phone.get_by_role("button", name="One more: Attacker roll modifier").tap()
     assert rounds.is_visible()
+    # the withdrawal's fields hang on the defender's choice, which hangs on the field
+    phone.get_by_role("radio", name=re.compile("Open field")).check()
+    phone.get_by_role("radio", name="Compare standing and withdrawing").check()
+    assert phone.locator("#f-withdraw_after").is_visible() and siege.is_visible()
+    phone.get_by_role("radio", name="City").check()
+    assert phone.locator("#f-defender_choice-compare").is_hidden()
+    assert phone.locator("#f-withdraw_after").is_hidden() and siege.is_hidden()
     phone.goto(f"{live_server}/wotr-cards/calc/combat")
     assert phone.locator("#f-owner-shadow").is_hidden() and phone.locator("#f-shadow_attack_icons").is_visible()
     phone.get_by_role("radio", name="Battleground combat").check()
@@ -258,3 +265,77 @@ def test_cards_added_and_removed_one_by_one(phone, live_server):
     calculate(phone)
     fates = phone.locator(".card-fates li").all_inner_texts()
     assert [re.sub(r"\s+", " ", fate) for fate in fates] == ["Card 1 eliminated", "Card 2 eliminated", "Card 3 cycled"]
+
+
+# --------------------------------------------------------------------------- battle options
+
+
+def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server, shots):
+    phone.goto(f"{live_server}/wotr/calc/battle")
+    assert phone.locator("#f-withdraw_after").is_hidden()
+    phone.locator("label.choice", has_text="Compare standing and withdrawing").tap()
+    assert phone.locator("#f-withdraw_after").is_visible() and phone.locator("#f-siege_battles").is_visible()
+    phone.get_by_role("button", name="One more: Siege battles in a row").tap()
+    assert phone.locator("#f-siege_battles").input_value() == "2"
+    response = calculate(phone)
+    assert response.status == 200 and "defender_choice=compare" in phone.url and "siege_battles=2" in phone.url
+    headline = phone.locator(".result .headline")
+    assert re.fullmatch(r"Withdraw into the Stronghold: the defender holds out [<>\d.]+% \(2 siege battles in a "
+                        r"row\); stand in the field: [<>\d.]+%\.", headline.inner_text().strip())
+    where = in_first_screen(phone, ".result .headline")
+    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    chart = in_first_screen(phone, ".result .chart")
+    assert chart["top"] < chart["height"], "the chart starts in the first screen"
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        target = shots / f"wotr-battle-stand-or-withdraw-{scheme}.png"
+        phone.screenshot(path=str(target))
+        assert target.stat().st_size > 10000
+
+
+def test_a_modifier_for_one_round_with_the_steppers(phone, live_server):
+    phone.goto(f"{live_server}/wotr/calc/battle")
+    phone.get_by_role("button", name="One more: Attacker roll modifier").tap()
+    start, rounds = phone.locator("#f-attacker_modifier_rounds-from"), phone.locator("#f-attacker_modifier_rounds-for")
+    assert (start.input_value(), rounds.input_value()) == ("1", ""), "every round to begin with"
+    phone.get_by_role("button", name="One more: Attacker modifiers apply, from round").tap()
+    more = phone.get_by_role("button", name="One more: Attacker modifiers apply, for how many rounds")
+    less = phone.get_by_role("button", name="One less: Attacker modifiers apply, for how many rounds")
+    more.tap()
+    assert (start.input_value(), rounds.input_value()) == ("2", "1")
+    less.tap()
+    assert rounds.input_value() == "", "below 1 round the box empties: to the end"
+    less.tap()
+    assert rounds.input_value() == ""
+    more.tap()
+    calculate(phone)
+    assert "attacker_modifier_rounds=2&attacker_modifier_rounds=1" in phone.url
+    assert "modifiers: round 2 only" in phone.locator(".inputs-summary").inner_text()
+    assert phone.locator("#f-attacker_modifier_rounds-from").input_value() == "2"
+
+
+def test_the_results_to_reroll_with_a_battle_roll(phone, live_server, shots):
+    phone.goto(f"{live_server}/fotf/calc/battle")
+    exchange = phone.get_by_role("checkbox", name=re.compile("^Exchange"))
+    assert exchange.is_hidden()
+    phone.get_by_role("button", name="One more: Rerolls").tap()
+    assert exchange.is_visible() and exchange.is_checked()
+    phone.locator("label.choice", has_text="Exchange").tap()
+    assert not exchange.is_checked()
+    phone.get_by_role("switch", name="Nazgûl present").check()
+    response = calculate(phone)
+    assert response.status == 200
+    assert "reroll_results=nazgul&reroll_results=overrun&" in phone.url
+    assert "rerolling: Nazgûl, Overrun" in phone.locator(".inputs-summary").inner_text()
+    where = in_first_screen(phone, ".result .headline")
+    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        target = shots / f"fotf-battle-reroll-choice-{scheme}.png"
+        phone.screenshot(path=str(target))
+        assert target.stat().st_size > 10000
+    # the choice stays ticked as given; the form below shows it
+    phone.locator("#f-reroll_results-exchange").scroll_into_view_if_needed()
+    assert not phone.locator("#f-reroll_results-exchange").is_checked()
+    phone.screenshot(path=str(shots / "fotf-battle-reroll-choice-form-dark.png"))

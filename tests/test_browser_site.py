@@ -277,6 +277,18 @@ def test_dark_theme_follows_the_system_and_the_toggle_choice_is_remembered(new_p
     assert body_background(page) == system_dark, "the chosen dark theme differs from the system dark theme"
 
 
+def test_the_theme_button_names_the_other_theme_from_the_start(new_page, live_server):
+    page = new_page(color_scheme="dark", service_workers="block")
+    page.goto(f"{live_server}/")
+    toggle = page.locator("[data-theme-toggle]")
+    assert toggle.inner_text() == "Light"
+    page.emulate_media(color_scheme="light")  # the system turns light: no choice was made, so the page follows
+    assert toggle.inner_text() == "Dark"
+    assert toggle.get_attribute("aria-label") == "Switch to dark theme"
+    toggle.click()
+    assert toggle.inner_text() == "Light" and page.get_attribute("html", "data-theme") == "dark"
+
+
 def test_dark_choice_overrides_a_light_system(new_page, live_server):
     page = new_page(color_scheme="light", service_workers="block")
     page.goto(f"{live_server}/")

@@ -4,6 +4,7 @@ Most cases pass their own face counts so the expected odds do not depend on the 
 placeholder counts in content/fotf/data/dice.yaml; the tests that use the file's counts read
 them from it.
 """
+import re
 from fractions import Fraction as F
 
 import pytest
@@ -222,6 +223,48 @@ def test_battle_page_permalink_and_bad_value(client):
     assert 'id="e-initiator"' in html and "must be one of attack, shadow, skies-darken" in html
 
 
+def test_keeping_exchanges_by_hand_on_the_api_and_the_page(client):
+    # 1 die, 1 reroll, Nazgûl present. Rerolling every harmful result: a rout (1/3) stands, anything
+    # else is rerolled once, the new face standing: a shadow troop goes 1/3 + 2/3 x 2/3 = 7/9, a
+    # friendly one 2/3 x 2/3 = 4/9 (expected friendly troops 2/3 x 5/6 = 5/9; rerolls spent 2/3).
+    # Keeping exchanges: a rout or an exchange (2/3) stands, a Nazgûl or an overrun (1/3) is rerolled:
+    # a shadow troop goes 2/3 + 1/3 x 2/3 = 8/9, a friendly one 1/3 + 1/3 x 2/3 = 5/9 (expected
+    # 1/3 + 1/3 x 5/6 = 11/18; rerolls spent 1/3).
+    base = (f"initiator=attack&dice=1&{BATTLE_FACES}&friendly_troops=3&shadow_troops=3&nazgul_present=true"
+            "&rerolls=1")
+    every = client.get(f"/api/fotf/battle?{base}&reroll_results=nazgul,overrun,exchange").get_json()
+    kept = client.get(f"/api/fotf/battle?{base}&reroll_results=nazgul,overrun").get_json()
+    assert every["shadow_removed"] == approx([F(2, 9), F(7, 9)])
+    assert kept["shadow_removed"] == approx([F(1, 9), F(8, 9)])
+    assert every["expected_friendly_removed"] == pytest.approx(float(F(5, 9)))
+    assert kept["expected_friendly_removed"] == pytest.approx(float(F(11, 18)))
+    assert (every["expected_rerolls_spent"], kept["expected_rerolls_spent"]) == pytest.approx((2 / 3, 1 / 3))
+    # the page: the same choice as ticked boxes, one value each
+    page = client.get(f"/fotf/calc/battle?{base}&reroll_results=nazgul&reroll_results=overrun")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "89% to remove at least 1 shadow troop; 56% to lose at least 1 friendly troop." in text
+    assert re.search(r'name="reroll_results" value="exchange"(?! checked)', text)
+    assert 'name="reroll_results" value="overrun" checked' in text
+    assert "rerolling: Nazgûl, Overrun" in text
+    every_page = client.get(f"/fotf/calc/battle?{base}&reroll_results=nazgul&reroll_results=overrun"
+                            "&reroll_results=exchange").get_data(as_text=True)
+    assert "78% to remove at least 1 shadow troop; 44% to lose at least 1 friendly troop." in every_page
+
+
+def test_the_results_to_reroll_are_asked_for_only_with_rerolls(client):
+    base = f"initiator=attack&dice=1&{BATTLE_FACES}&friendly_troops=3&shadow_troops=3"
+    # no box ticked while rerolling: an error beside the boxes, not a silent choice
+    none = client.get(f"/fotf/calc/battle?{base}&rerolls=1")
+    assert none.status_code == 400
+    assert 'id="e-reroll_results" role="alert">Results to reroll, worst first: required:' in none.get_data(as_text=True)
+    assert error_of(client, f"/api/fotf/battle?{base}&rerolls=1").startswith("reroll_results: required: ")
+    assert error_of(client, f"/api/fotf/battle?{base}&rerolls=1&reroll_results=rout").startswith(
+        "reroll_results: must be some of nazgul, overrun, exchange")
+    # without rerolls the choice is not read
+    assert client.get(f"/api/fotf/battle?{base}&rerolls=0").status_code == 200
+
+
 @pytest.mark.parametrize("query, message", [
     ("dice=4", "dice: must be a whole number from 1 to 3"),
     ("initiator=dragon", "initiator: must be one of attack, shadow, skies-darken"),
@@ -251,6 +294,21 @@ def test_ring_api_by_hand(client):
     assert body["dice"] == 2
     assert body["win"] == pytest.approx(float(F(8, 9)))
     assert body["hope_lost"] == approx([F(4, 9), F(4, 9), F(1, 9)])
+
+
+def test_ring_rerolls_stop_once_the_win_is_certain(client):
+    # 2 dice, 2 hope, 1 reroll; a die costs hope 1/3. The players lose only if both dice cost hope
+    # after the reroll: 1/9 x 1/3 = 1/27, stopping or not. Without stopping the reroll goes on any
+    # die that costs hope (1 - 4/9 = 5/9); stopping, only when both do (1/9), one loss being a win.
+    base = f"/api/fotf/ring?nazgul=2&shadow_troops=0&hope=2&hope_missing=0&{SEARCH_FACES}&rerolls=1"
+    going_on = client.get(f"{base}&stop_when_won=false").get_json()
+    stopping = client.get(f"{base}&stop_when_won=true").get_json()
+    assert going_on["win"] == pytest.approx(float(F(26, 27))) and stopping["win"] == going_on["win"]
+    assert going_on["expected_rerolls_spent"] == pytest.approx(float(F(5, 9)))
+    assert stopping["expected_rerolls_spent"] == pytest.approx(float(F(1, 9)))
+    page = client.get(base.replace("/api/fotf/ring", "/fotf/calc/ring") + "&stop_when_won=true").get_data(as_text=True)
+    assert "The One Ring is destroyed 96%." in page and "rerolls stop once the win is certain" in page
+    assert "Rerolls spent, on average</th><td>0.11</td>" in page
 
 
 def test_ring_api_caps_the_dice_at_seven(client):

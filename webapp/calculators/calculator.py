@@ -157,12 +157,19 @@ class Calculator:
         values = {**self.prefill(), **(values or {})}
         return [pair for member in self.fields for pair in member.form_pairs(prefix + member.name, values[member.name])]
 
-    def summary(self, values, applying) -> list:
-        """The inputs a result was worked out from, each in a few words, for a one-line summary."""
+    def field_summaries(self, values, applying) -> dict:
+        """Each applying field's value in a few words, by name ("" for those a summary leaves out)."""
+        return {member.name: member.summary(values.get(member.name)) for member in self.fields
+                if member.name in applying}
+
+    def summary(self, values, applying, unlike=None) -> list:
+        """The inputs a result was worked out from, each in a few words, for a one-line summary;
+        with ``unlike`` (another plan's field_summaries), only what differs from it."""
+        texts_by_name = self.field_summaries(values, applying)
         parts = []
         for group in self.groups:
-            texts = [text for member in group.fields if member.name in applying
-                     for text in [member.summary(values.get(member.name))] if text]
+            texts = [texts_by_name[member.name] for member in group.fields if texts_by_name.get(member.name)
+                     and (unlike is None or texts_by_name[member.name] != unlike.get(member.name))]
             if group.summary and texts:
                 parts.append(f"{group.legend}: {', '.join(texts)}")
             else:
@@ -185,8 +192,9 @@ class Calculator:
     def answer(self, args, prefix=""):
         """(values, errors, raw, result) for a form or query string; result is None after an error.
 
-        A field that does not apply to the other values (see Field.shown_when) may be blank: its
-        value is then None, and the engine is never asked to use it.
+        A field that does not apply to the other values (see Field.shown_when) reads as if left
+        blank, whatever it holds: its zero, or None (a required field too), so the engine is never
+        asked to use it. What was typed there must still be a value it takes, or be blank.
         """
         values, errors, raw = read_query(self.fields, args, prefix)
         applying = self.applying(values)
@@ -195,7 +203,7 @@ class Calculator:
                 continue  # what was typed there is still refused
             if member.name not in applying:
                 errors.pop(member.name, None)
-                values[member.name] = values.get(member.name)
+                values[member.name] = None if member.default is REQUIRED else member.default
         result = None
         if not errors:
             try:

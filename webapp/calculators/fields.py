@@ -399,6 +399,7 @@ class ChoiceList(Field):
         return f"{self.short or self.label}: {', '.join(labels[item].split(' (')[0] for item in value)}"
 
 
+BOX_BREAK = "\n"  # between the texts of a form's two boxes, as a form shows them again (no box holds one)
 _WINDOW = re.compile(r"([1-9][0-9]{0,2})(-([1-9][0-9]{0,2})?)?")
 
 
@@ -466,12 +467,12 @@ class RoundWindow(Field):
         return self.text(first, None if rounds is None else first + rounds - 1)
 
     def typed(self, args, name):
-        return ",".join(args.getlist(name))[:MAX_TEXT]
+        return BOX_BREAK.join(text[:MAX_TEXT] for text in args.getlist(name)[:2])
 
     def box_texts(self, typed) -> tuple:
         """What the form's two boxes show for what was typed: both boxes, or one text read into them."""
-        if "," in typed:
-            start, _, count = typed.partition(",")
+        if BOX_BREAK in typed:
+            start, _, count = typed.partition(BOX_BREAK)
             return start, count
         try:
             first, last = self.window(self.read_text(typed, self.name))
@@ -776,7 +777,7 @@ def object_schema(fields) -> dict:
 def describe(member) -> str:
     """A field's label and help, what each choice means and what leaving it out means, for OpenAPI."""
     words = member.label + (f" — {member.help}" if member.help else "")
-    if isinstance(member, Choice):
+    if isinstance(member, (Choice, ChoiceList)):
         words += " (" + "; ".join(f"{value}: {label}" for value, label in member.choices) + ")"
     if member.default is None:
         words += f" Left out or blank: {member.blank}."

@@ -18,8 +18,8 @@ FACE_LABELS = {
 DIE_FACES = {"search": fotf_dice.SEARCH_FACES, "battle": fotf_dice.BATTLE_FACES}
 INITIATOR_LABELS = {"attack": "Characters' attack action", "shadow": "A shadow card",
                     "skies-darken": "A Skies Darken card"}
-REROLLS_HELP = ("How many rerolls the characters present will pay for. Each rerolls the die doing the "
-                "most harm; one left unused when no die is worth rerolling is not spent.")
+REROLLS_HELP = ("How many rerolls the characters present will pay for, one at a time; one left unused when no "
+                "die is worth rerolling is not spent.")
 
 
 FACES_CHECKED = "checked against the real dice"
@@ -129,7 +129,7 @@ SEARCH = Calculator(
             Boolean("in_haven", "Frodo is in a haven", default=False,
                     help="In a haven an exposed result costs no hope."),
             Boolean("in_mordor", "Frodo is in Mordor", default=False, help="In Mordor a recall result does nothing."),
-            rerolls_field("Only a die that costs hope is rerolled."),
+            rerolls_field("Each goes to a die that costs hope."),
         )),
         faces_group("search"),
     ),
@@ -209,7 +209,7 @@ BATTLE = Calculator(
                     help="In a haven an overrun result does nothing."),
             Boolean("nazgul_present", "Nazgûl present", default=False,
                     help="Without Nazgûl, a Nazgûl result does nothing."),
-            rerolls_field("Rout is never rerolled."),
+            rerolls_field("Rout is never rerolled; which other results are, is the players' choice."),
             ChoiceList("reroll_results", "Results to reroll, worst first", example=fotf_dice.REROLL_RESULTS,
                        choices=(("nazgul", "Nazgûl (2 friendly troops lost)"),
                                 ("overrun", "Overrun (1 friendly troop lost)"),
@@ -263,7 +263,7 @@ RING = Calculator(
             Integer("hope_missing", "Hope missing from the track", default=0, example=3, minimum=0,
                     maximum=fotf_dice.MAX_HOPE,
                     help="Each missing hope adds a search die; the roll never uses more than 7."),
-            rerolls_field("Only a die that costs hope is rerolled."),
+            rerolls_field("Each goes to a die that costs hope."),
             Boolean("stop_when_won", "Stop rerolling once the win is certain", default=False,
                     short="rerolls stop once the win is certain",
                     help="The chance to win stays the same; fewer rerolls are spent.",

@@ -78,9 +78,12 @@ def read_plans(calc, args, count) -> list[Plan]:
                           steps=(calc.page_working or working)(result) if answered else None,
                           summary=calc.summary(values, applying) if answered else [],
                           rules_used=calc.rules_used(result) if answered else []))
-    for plan in plans[1:]:  # a later plan says only how it differs from the first
-        if plan.summary and plans[0].summary:
-            plan.summary = [text for text in plan.summary if text not in plans[0].summary] or ["the same inputs"]
+    first = plans[0]
+    for plan in plans[1:]:  # a later plan says only how it differs from the first, field by field
+        if plan.summary and first.summary:
+            plan.summary = calc.summary(plan.values, plan.applying,
+                                        unlike=calc.field_summaries(first.values, first.applying)) \
+                or ["the same inputs"]
             plan.differs = True
     return plans
 

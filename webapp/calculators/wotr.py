@@ -83,7 +83,7 @@ POLICY_LABELS = {"strength": "Keep the most dice (downgrade Elites first)",
 TERRAIN_LABELS = {"field": "Open field (also outside a Stronghold)", "city": "City", "fortification": "Fortification",
                   "siege": "Stronghold under siege"}
 DEFENDER_CHOICES = (("stand", "Stands in the field"), ("withdraw", "Withdraws into its Stronghold"),
-                    ("compare", "Stand or withdraw? Compare the two"))
+                    ("compare", "Compare standing and withdrawing"))
 WITHDRAWING = ("withdraw", "compare")
 SETTLED = Fraction(1, 1000)  # a battle still going on less often than this is over, as a chart shows it
 OUTCOME_LABELS = {"defender_eliminated": "Defender destroyed", "attacker_eliminated": "Attacker destroyed",
@@ -115,8 +115,9 @@ def army_fields(side, name, regulars, elites, leadership):
                 **modifier),
         RoundWindow(f"{side}_modifier_rounds", f"{name} modifiers apply", example="all", short="modifiers",
                     maximum=wotr_battle.MAX_ROUNDS,
-                    help="Every round: from round 1, rounds left blank. A Combat card played in round 2: from "
-                         "round 2 for 1 round. A Leader who joins in round 3: from round 3, rounds blank.",
+                    help="A Combat card lasts its round: played in round 2, from round 2 for 1 round. A Leader "
+                         "who joins in round 3: from round 3, for blank (to the end). Every round: from round 1, "
+                         "for blank.",
                     shown_when=(When(f"{side}_modifier", other_than=("0",)),
                                 When(f"{side}_reroll_modifier", other_than=("0",))),
                     source=wotr_battle.option_sources("modifier_rounds")),

@@ -1,0 +1,230 @@
+"""War of the Ring battle options on the page and the JSON API, against hand-computed cases: an Elite
+eliminated for want of a Regular, standing or withdrawing into the Stronghold, a modifier for one
+round, and where each option's rules come from.
+
+Every case is a Regular against a Regular (or an Elite), where each die hits on 5+ (1/3), on 6 in a
+siege (1/6), so the fractions can be worked by hand.
+"""
+import html
+import re
+from fractions import Fraction as F
+from urllib.parse import urlencode
+
+import pytest
+
+from webapp.calculators.calculator import percent
+from webapp.engines import wotr_battle
+
+ONE_ON_ONE = {"attacker_regulars": "1", "attacker_elites": "0", "attacker_policy": "strength",
+              "defender_regulars": "1", "defender_elites": "0", "defender_policy": "strength", "terrain": "field"}
+
+
+def page(client, query):
+    response = client.get("/wotr/calc/battle?" + urlencode(query))
+    assert response.status_code == 200, re.findall(r'role="alert">(.*?)</p>', response.get_data(as_text=True))
+    return response.get_data(as_text=True)
+
+
+def texts(shown, css_class):
+    return [html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
+            for text in re.findall(rf'<p class="{css_class}">(.*?)</p>', shown, re.S)]
+
+
+def api(client, query):
+    response = client.get("/api/wotr/battle?" + urlencode(query))
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def close(value, fraction):
+    return abs(value - float(fraction)) < 1e-12
+
+
+# --------------------------------------------------------------------------- an Elite without a Regular
+
+
+def test_an_elite_with_no_regular_at_hand_is_eliminated_by_one_hit(client):
+    # a Regular against a lone Elite. With a Regular at hand the Elite takes two hits: from (1; Elite)
+    # the attacker falls 3/5 of the time, else it is 1 against 1 (2/5, 2/5, 1/5), so the defender is
+    # destroyed 4/25, the attacker 19/25, both 2/25. With none at hand it is the 1 against 1 itself.
+    lone_elite = {**ONE_ON_ONE, "defender_regulars": "0", "defender_elites": "1"}
+    at_hand = api(client, lone_elite)["outcomes"]
+    assert close(at_hand["defender_eliminated"], F(4, 25)) and close(at_hand["attacker_eliminated"], F(19, 25))
+    assert close(at_hand["both_eliminated"], F(2, 25))
+    none = api(client, {**lone_elite, "defender_replacement_regulars": "0"})
+    assert [close(none["outcomes"][key], value) for key, value in (
+        ("defender_eliminated", F(2, 5)), ("attacker_eliminated", F(2, 5)), ("both_eliminated", F(1, 5)))] == [True] * 3
+    assert {"rule": wotr_battle.RULES["replacement_regulars"][0], "source": "summary"} in none["sources"]
+
+    shown = page(client, {**lone_elite, "defender_replacement_regulars": "0"})
+    assert texts(shown, "headline") == ["Defender destroyed 40% · attacker destroyed 40% · both destroyed 20%."]
+    assert "Regulars at hand 0" in texts(shown, "inputs-summary")[0]
+    blank = page(client, {**lone_elite, "defender_replacement_regulars": ""})
+    assert texts(blank, "headline") == ["Defender destroyed 16% · attacker destroyed 76% · both destroyed 8%."]
+    assert "a Regular always at hand" in texts(blank, "inputs-summary")[0]
+    # where the rule comes from, in the details
+    assert f"{wotr_battle.RULES['replacement_regulars'][0]} <span class=\"rule-source\">(rules summary)</span>" in shown
+
+
+def test_regulars_at_hand_apply_only_to_an_army_with_elites(client, calculators):
+    calc = calculators["wotr-battle"]
+    assert "defender_replacement_regulars" not in calc.applying({**calc.prefill(), "defender_elites": 0})
+    # not used without Elites: any count there changes nothing
+    shown = page(client, {**ONE_ON_ONE, "defender_replacement_regulars": "0"})
+    assert texts(shown, "headline") == ["Defender destroyed 40% · attacker destroyed 40% · both destroyed 20%."]
+    assert "Regulars at hand" not in texts(shown, "inputs-summary")[0]
+
+
+# --------------------------------------------------------------------------- stand or withdraw
+
+
+def test_stand_or_withdraw_compares_the_defender_holding_out(client):
+    # standing in the field to the end the defender holds only if the attacker falls alone: 2/5.
+    # Withdrawing at once, one siege battle of one round: the attacker hits only on 6 (1/6), so the
+    # defender holds out 5/6; it is destroyed 1/6 and destroys the attacker 1/3.
+    query = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0"}
+    shown = page(client, query)
+    assert texts(shown, "headline") == [
+        "Withdraw into the Stronghold: the defender holds out 83% (one siege battle); stand in the field: 40%."]
+    assert texts(shown, "subline") == [
+        "Defender destroyed: 17% withdrawing, 60% standing. Attacker destroyed: 33% withdrawing, 60% standing."]
+    body = api(client, query)
+    assert close(body["headline"]["defender_holds"], F(5, 6)) and close(body["withdrew"], 1)
+    assert close(body["stand"]["headline"]["defender_holds"], F(2, 5)) and body["stand"]["withdrew"] == 0
+    assert close(body["difference"]["defender_holds"], F(5, 6) - F(2, 5))
+    assert body["stand"]["explanation"] and body["explanation"] != body["stand"]["explanation"]
+    assert {row["source"] for row in body["sources"]} == {"summary", "rulebook"}
+    # standing alone (the choice left out means standing): no comparison
+    alone = api(client, ONE_ON_ONE)
+    assert alone["stand"] is None and alone["difference"] is None and alone["withdrew"] == 0
+
+
+def test_withdrawing_after_a_round_and_several_siege_battles(client):
+    # after one round in the field: the attacker fell alone (2/9) or the battle goes on (4/9) into a
+    # siege the defender holds 5/6: 2/9 + 4/9 x 5/6 = 16/27
+    after_one = {**ONE_ON_ONE, "defender_choice": "withdraw", "withdraw_after": "1"}
+    body = api(client, after_one)
+    assert close(body["headline"]["defender_holds"], F(16, 27)) and close(body["withdrew"], F(4, 9))
+    shown = page(client, after_one)
+    assert texts(shown, "subline") == ["The defender withdraws into its Stronghold 44% of the time, then one siege "
+                                       "battle."]
+    # two siege battles in a row: the second comes when both still stand (5/9), and the defender
+    # falls in each with 1/6: it holds out 1 - 1/6 - 5/9 x 1/6 = 20/27
+    two = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0", "siege_battles": "2"}
+    assert close(api(client, two)["headline"]["defender_holds"], F(20, 27))
+    assert texts(page(client, two), "headline")[0].startswith(
+        "Withdraw into the Stronghold: the defender holds out 74% (2 siege battles in a row); stand in the field: 40%")
+
+
+def test_the_withdrawal_fields_apply_only_in_the_field(client, calculators):
+    calc = calculators["wotr-battle"]
+    city = calc.applying({**calc.prefill(), "terrain": "city", "defender_choice": "compare"})
+    assert not {"defender_choice", "withdraw_after", "siege_battles", "siege_continue"} & city
+    siege = calc.applying({**calc.prefill(), "terrain": "siege"})
+    assert {"siege_battles", "siege_continue"} <= siege and "defender_choice" not in siege
+    withdrawing = calc.applying({**calc.prefill(), "defender_choice": "withdraw"})
+    assert {"withdraw_after", "siege_battles", "siege_continue"} <= withdrawing
+    # a City with a withdrawal asked for is fought as a City battle: the choice is not read
+    shown = page(client, {**ONE_ON_ONE, "terrain": "city", "defender_choice": "compare"})
+    assert "Withdraw" not in texts(shown, "headline")[0]
+
+
+def test_two_attacker_setups_compare_the_defender_destroyed(client, calculators):
+    # attack now with 1 Regular, or wait for a second: 1 against 1 destroys the defender alone 2/5;
+    # 2 against 1: round 1 hits 5/9 (1 - (2/3)^2) against 1/3, and so on, computed by the engine
+    calc = calculators["wotr-battle"]
+    now = {**calc.prefill(), "attacker_regulars": 1, "attacker_elites": 0, "attacker_leadership": 0,
+           "defender_regulars": 1, "defender_elites": 0, "defender_leadership": 0}
+    later = {**now, "attacker_regulars": 2}
+    query = [("plans", "2"), ("plan", "Attack now"), ("b-plan", "Wait for the second army")] + \
+        calc.form_query(now) + calc.form_query(later, prefix="b-")
+    shown = client.get("/wotr/calc/battle?" + urlencode(query)).get_data(as_text=True)
+    waited = wotr_battle.battle(wotr_battle.Army(2, 0), wotr_battle.Army(1, 0), exact=True)
+    assert texts(shown, "headline comparison") == [
+        f"Attack now: defender destroyed 40%; Wait for the second army: "
+        f"{percent(waited['outcomes']['defender_eliminated'])}."]
+    # the second plan's inputs say only what differs
+    assert texts(shown, "inputs-summary")[1].startswith("Unlike Attack now: Attacker: Regulars 2.")
+
+
+# --------------------------------------------------------------------------- modifiers for some rounds
+
+
+def test_a_modifier_for_one_round_from_the_two_boxes_and_as_text(client):
+    # the attacker +1 in round 2 only, 2 rounds. Round 1 (1/3 each side): defender alone 2/9,
+    # attacker alone 2/9, both 1/9, quiet 4/9. Round 2, the attacker hitting 1/2: defender alone
+    # 1/3, attacker alone 1/6, both 1/6, neither 1/3. Defender destroyed 2/9 + 4/9 x 1/3 = 10/27,
+    # attacker 8/27, both 5/27, both standing 4/27.
+    query = {**ONE_ON_ONE, "attacker_modifier": "1", "rounds": "2"}
+    body = api(client, {**query, "attacker_modifier_rounds": "2"})
+    assert [close(body["outcomes"][key], value) for key, value in (
+        ("defender_eliminated", F(10, 27)), ("attacker_eliminated", F(8, 27)), ("both_eliminated", F(5, 27)),
+        ("neither_eliminated", F(4, 27)))] == [True] * 4
+    boxes = list(query.items()) + [("attacker_modifier_rounds", "2"), ("attacker_modifier_rounds", "1")]
+    shown = page(client, boxes)
+    assert texts(shown, "headline") == ["Defender destroyed 37% · attacker destroyed 30% · both destroyed 19% · "
+                                        "both still stand 15%."]
+    assert "modifiers: round 2 only" in texts(shown, "inputs-summary")[0]
+    assert re.search(r'id="f-attacker_modifier_rounds-from" name="attacker_modifier_rounds" value="2"', shown)
+    assert re.search(r'id="f-attacker_modifier_rounds-for" name="attacker_modifier_rounds" value="1"', shown)
+    # the text form in a permalink fills the same two boxes
+    text = page(client, {**query, "attacker_modifier_rounds": "2-2"})
+    assert texts(text, "headline") == texts(shown, "headline")
+    assert re.search(r'id="f-attacker_modifier_rounds-for" name="attacker_modifier_rounds" value="1"', text)
+
+
+@pytest.mark.parametrize("start, rounds, text, summary", [
+    ("1", "", "all", "every round"), ("1", "1", "first", "round 1 only"), ("2", "", "2-", "from round 2 on"),
+    ("2", "2", "2-3", "rounds 2–3"), ("100", "1", "100", "round 100 only")])
+def test_the_two_boxes_mean_what_the_text_means(client, start, rounds, text, summary):
+    query = {**ONE_ON_ONE, "defender_modifier": "-1", "rounds": "3"}
+    boxes = page(client, list(query.items()) + [("defender_modifier_rounds", start), ("defender_modifier_rounds", rounds)])
+    assert f"modifiers: {summary}" in texts(boxes, "inputs-summary")[0]
+    assert texts(boxes, "headline") == texts(page(client, {**query, "defender_modifier_rounds": text}), "headline")
+    api_link = re.search(r'href="(/api/wotr/battle\?[^"]+)"', boxes).group(1)
+    assert f"defender_modifier_rounds={text}" in html.unescape(api_link)
+
+
+@pytest.mark.parametrize("start, rounds", [("0", ""), ("x", "1"), ("", "2"), ("100", "2"), ("2", "0"), ("1,2", "")])
+def test_boxes_that_make_no_rounds_are_refused_beside_the_field(client, start, rounds):
+    query = list({**ONE_ON_ONE, "attacker_modifier": "1"}.items()) + \
+        [("attacker_modifier_rounds", start), ("attacker_modifier_rounds", rounds)]
+    response = client.get("/wotr/calc/battle?" + urlencode(query))
+    assert response.status_code == 400
+    shown = response.get_data(as_text=True)
+    error = html.unescape(re.search(r'id="e-attacker_modifier_rounds" role="alert">(.*?)</p>', shown).group(1))
+    assert error == ("Attacker modifiers apply: must be a round from 1 to 100 to start from, and how many rounds "
+                     "(blank: to the end), ending by round 100")
+    assert f'id="f-attacker_modifier_rounds-from" name="attacker_modifier_rounds" value="{html.escape(start)}"' in shown
+    assert f'id="f-attacker_modifier_rounds-for" name="attacker_modifier_rounds" value="{html.escape(rounds)}"' in shown
+    assert 'class="result"' not in shown
+
+
+def test_both_boxes_blank_are_required_once_there_is_a_modifier(client):
+    query = list({**ONE_ON_ONE, "attacker_modifier": "1"}.items()) + [("attacker_modifier_rounds", "")] * 2
+    response = client.get("/wotr/calc/battle?" + urlencode(query))
+    assert response.status_code == 400
+    assert "Attacker modifiers apply: required: a round from 1 to 100" in html.unescape(response.get_data(as_text=True))
+    missing = client.get("/api/wotr/battle?" + urlencode({**ONE_ON_ONE, "attacker_modifier": "1"}))
+    assert missing.status_code == 400 and missing.get_json()["error"].startswith("attacker_modifier_rounds: required: ")
+
+
+# --------------------------------------------------------------------------- where the rules come from
+
+
+def test_each_new_option_says_where_its_rules_come_from(client, calculators):
+    calc = calculators["wotr-battle"]
+    expected = {"attacker_replacement_regulars": "replacement_regulars", "defender_modifier_rounds": "modifier_rounds",
+                "defender_choice": "withdraw_after", "withdraw_after": "withdraw_after",
+                "siege_battles": "siege_battles", "siege_continue": "siege_continue", "terrain": "terrain"}
+    shown = page(client, {**ONE_ON_ONE, "defender_elites": "1", "defender_modifier": "1",
+                          "defender_modifier_rounds": "all", "defender_choice": "compare"})
+    for name, option in expected.items():
+        sources = wotr_battle.option_sources(option)
+        assert calc.field(name).source == sources
+        words = " and ".join({"summary": "rules summary", "rulebook": "published rulebook"}[s] for s in sources)
+        help_text = re.search(rf'id="h-{name}">(.*?)</p>', shown, re.S).group(1)
+        assert f'<span class="rule-source">Source: {words}</span>' in help_text, name
+    assert wotr_battle.option_sources("replacement_regulars") == ("summary",)
+    assert wotr_battle.option_sources("siege_battles") == ("rulebook",)
+    assert wotr_battle.option_sources("withdraw_after") == ("summary", "rulebook")
