@@ -101,6 +101,19 @@ def test_the_details_of_a_battle_have_no_violations(desktop_page, live_server, a
     assert_no_violations_in_either_theme(axe, page)
 
 
+@pytest.mark.parametrize("calc_id, changes", [
+    ("wotr-battle", {"attacker_modifier": 1, "attacker_modifier_rounds": "2", "defender_choice": "compare"}),
+    ("fotf-battle", {"rerolls": 1, "reroll_results": ("nazgul", "overrun")}),
+], ids=["stand-or-withdraw", "results-to-reroll"])
+def test_the_battle_options_have_no_violations(desktop_page, live_server, axe, calculators, calc_id, changes):
+    page = desktop_page
+    calc = calculators[calc_id]  # bound to the content, so the face counts are prefilled
+    page.goto(f"{live_server}/{calc.game}/calc/{calc.slug}?{urlencode(calc.form_query({**calc.prefill(), **changes}))}")
+    assert page.locator("section.result").is_visible()
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    assert_no_violations_in_either_theme(axe, page)
+
+
 def test_open_live_results_have_no_violations(desktop_page, live_server, axe):
     page = desktop_page
     page.set_viewport_size({"width": 390, "height": 844})

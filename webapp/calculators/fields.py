@@ -360,6 +360,8 @@ class ChoiceList(Field):
     def read_args(self, args, name):
         """A form sends one value per ticked box; a query may give them as one comma-separated value."""
         given = args.getlist(name)
+        if len(given) > 1 and any("," in text for text in given):
+            raise InputError(name, "give it only once")
         return self.parse_text(",".join(given), name)
 
     def typed(self, args, name):
