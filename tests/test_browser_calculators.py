@@ -40,6 +40,21 @@ def calculate(page):
     return navigation.value
 
 
+def light_and_dark(page, shots, name):
+    """Screenshots of the first screen, light and dark: <name>-light.png and <name>-dark.png."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        target = shots / f"{name}-{scheme}.png"
+        page.screenshot(path=str(target))
+        assert target.stat().st_size > 10000
+
+
+def assert_headline_in_first_screen(page):
+    where = in_first_screen(page, ".result .headline")
+    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    return where
+
+
 def in_first_screen(page, selector):
     return page.evaluate(
         """(selector) => {
@@ -60,18 +75,13 @@ def test_after_calculate_the_headline_is_in_the_first_screen(phone, live_server,
     assert phone.locator("section.result").count() == 0
     response = calculate(phone)
     assert response.status == 200
-    where = in_first_screen(phone, ".result .headline")
-    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    where = assert_headline_in_first_screen(phone)
     assert where["fontSize"] >= 22, "the headline is in large type"
     assert phone.locator(".result .headline").inner_text().strip()
     assert phone.locator(".inputs-summary a", has_text="Change").is_visible()
     assert phone.locator("details.more").count() == 1 and not phone.locator("details.more").get_attribute("open")
     assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
-    for scheme in ("light", "dark"):
-        phone.emulate_media(color_scheme=scheme)
-        target = shots / f"{calc_id}-{scheme}.png"
-        phone.screenshot(path=str(target))
-        assert target.stat().st_size > 10000
+    light_and_dark(phone, shots, calc_id)
 
 
 def test_plans_side_by_side_screenshots(phone, live_server, shots, browser):
@@ -282,16 +292,11 @@ def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server,
     headline = phone.locator(".result .headline")
     assert re.fullmatch(r"Withdraw into the Stronghold: the defender holds out [<>\d.]+% \(2 siege battles in a "
                         r"row\); stand in the field: [<>\d.]+%\.", headline.inner_text().strip())
-    where = in_first_screen(phone, ".result .headline")
-    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    assert_headline_in_first_screen(phone)
     chart = in_first_screen(phone, ".result .chart")
     assert chart["top"] < chart["height"], "the chart starts in the first screen"
     assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
-    for scheme in ("light", "dark"):
-        phone.emulate_media(color_scheme=scheme)
-        target = shots / f"wotr-battle-stand-or-withdraw-{scheme}.png"
-        phone.screenshot(path=str(target))
-        assert target.stat().st_size > 10000
+    light_and_dark(phone, shots, "wotr-battle-stand-or-withdraw")
 
 
 def test_a_modifier_for_one_round_with_the_steppers(phone, live_server):
@@ -328,13 +333,8 @@ def test_the_results_to_reroll_with_a_battle_roll(phone, live_server, shots):
     assert response.status == 200
     assert "reroll_results=nazgul&reroll_results=overrun&" in phone.url
     assert "rerolling: Nazgûl, Overrun" in phone.locator(".inputs-summary").inner_text()
-    where = in_first_screen(phone, ".result .headline")
-    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
-    for scheme in ("light", "dark"):
-        phone.emulate_media(color_scheme=scheme)
-        target = shots / f"fotf-battle-reroll-choice-{scheme}.png"
-        phone.screenshot(path=str(target))
-        assert target.stat().st_size > 10000
+    assert_headline_in_first_screen(phone)
+    light_and_dark(phone, shots, "fotf-battle-reroll-choice")
     # the choice stays ticked as given; the form below shows it
     phone.locator("#f-reroll_results-exchange").scroll_into_view_if_needed()
     assert not phone.locator("#f-reroll_results-exchange").is_checked()

@@ -228,3 +228,16 @@ def test_each_new_option_says_where_its_rules_come_from(client, calculators):
     assert wotr_battle.option_sources("replacement_regulars") == ("summary",)
     assert wotr_battle.option_sources("siege_battles") == ("rulebook",)
     assert wotr_battle.option_sources("withdraw_after") == ("summary", "rulebook")
+
+
+def test_the_api_document_and_the_details_say_how_figures_are_given(client):
+    document = client.get("/api/openapi.json").get_json()
+    described = {p["name"]: p["description"] for p in document["paths"]["/api/wotr/battle"]["get"]["parameters"]}
+    assert "Its rules come from the summary and the rulebook." in described["withdraw_after"]
+    assert "Its rules come from the rulebook." in described["siege_battles"]
+    # the battle is worked out in floating point: its details give 10 decimals, not "exact" fractions
+    shown = page(client, ONE_ON_ONE)
+    assert ">to 10 places</th>" in shown and ">exact value</th>" not in shown
+    assert "0.4000000000" in shown
+    roll = client.get("/wotr/calc/roll?strength=1&hit=5&modifier=0&leadership=0&reroll_modifier=0")
+    assert ">exact value</th>" in roll.get_data(as_text=True) and "1/3" in roll.get_data(as_text=True)

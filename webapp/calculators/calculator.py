@@ -293,6 +293,11 @@ def percent(probability) -> str:
     return f"{value:.1f}%".replace(".0%", "%")
 
 
+def exact_heading(values) -> str:
+    """The details' column of exact figures: fractions, or (worked out in floating point) 10 decimals."""
+    return "exact value" if all(isinstance(value, (Fraction, int)) for value in values) else "to 10 places"
+
+
 def exact(probability) -> str:
     """A probability exactly, for the details: a fraction while it stays readable, else 10 decimals."""
     if isinstance(probability, Fraction) and probability.denominator <= 10 ** 9:
@@ -385,7 +390,7 @@ def distribution_chart(title, distribution, noun=str, caption="", folded=False):
                   percent(sum(distribution[:count + 1], Fraction(0))), exact(probability))
                  for count, probability in enumerate(distribution) if probability > 0)
     return Chart(title=title, bars=bars, caption=caption, folded=folded,
-                 table=(("", "exactly", "at least", "at most", "exact value"), rows))
+                 table=(("", "exactly", "at least", "at most", exact_heading(distribution)), rows))
 
 
 def outcome_chart(title, outcomes, caption="", folded=False):
@@ -394,7 +399,7 @@ def outcome_chart(title, outcomes, caption="", folded=False):
     bars = tuple(Bar(label, float(probability), percent(probability)) for label, probability in shown)
     rows = tuple((label, percent(probability), exact(probability)) for label, probability in shown)
     return Chart(title=title, bars=bars, caption=caption, folded=folded,
-                 table=(("", "chance", "exact value"), rows))
+                 table=(("", "chance", exact_heading([probability for _, probability in shown])), rows))
 
 
 def line_chart(title, series, x_label="round", caption="", folded=True):

@@ -785,6 +785,8 @@ def describe(member) -> str:
         words += f" Left out or blank: {member.blank}."
     elif member.zero_when_blank:
         words += f" Left out or blank: {member.form_value(member.default) or 'none'}."
+    if member.source:
+        words += f" Its rules come from the {' and the '.join(member.source)}."
     return words
 
 
