@@ -106,8 +106,11 @@ def test_withdrawing_after_a_round_and_several_siege_battles(client):
     body = api(client, after_one)
     assert close(body["headline"]["defender_holds"], F(16, 27)) and close(body["withdrew"], F(4, 9))
     shown = page(client, after_one)
-    assert texts(shown, "subline") == ["The defender withdraws into its Stronghold 44% of the time, then one siege "
-                                       "battle."]
+    assert texts(shown, "subline") == ["The defender withdraws into its Stronghold after 1 round in the field (44% "
+                                       "of the time: otherwise the field battle ends first), then one siege battle."]
+    at_once = page(client, {**after_one, "withdraw_after": "0"})
+    assert texts(at_once, "subline") == ["The defender withdraws into its Stronghold before round 1, then one siege "
+                                         "battle."]
     # two siege battles in a row: the second comes when both still stand (5/9), and the defender
     # falls in each with 1/6: it holds out 1 - 1/6 - 5/9 x 1/6 = 20/27
     two = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0", "siege_battles": "2"}

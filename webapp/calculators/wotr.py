@@ -85,6 +85,7 @@ TERRAIN_LABELS = {"field": "Open field (also outside a Stronghold)", "city": "Ci
 DEFENDER_CHOICES = (("stand", "Stands in the field"), ("withdraw", "Withdraws into its Stronghold"),
                     ("compare", "Compare standing and withdrawing"))
 WITHDRAWING = ("withdraw", "compare")
+ALWAYS = 1 - 1e-12  # a chance this close to 1, worked out in floating point, is certain
 SETTLED = Fraction(1, 1000)  # a battle still going on less often than this is over, as a chart shows it
 OUTCOME_LABELS = {"defender_eliminated": "Defender destroyed", "attacker_eliminated": "Attacker destroyed",
                   "both_eliminated": "Both destroyed", "neither_eliminated": "Both still stand"}
@@ -185,14 +186,21 @@ def battle_headline(result):
                                        ("Attacker destroyed", "attacker_destroyed"))]
         sub = " ".join(f"{name}: {percent(withdrawing)} withdrawing, {percent(standing)} standing."
                        for name, withdrawing, standing in destroyed)
-        if result["withdraw_after"] and result["withdrew"] < 1:
-            sub += (f" The defender is still in the field to withdraw {percent(result['withdrew'])} of the time; "
-                    f"otherwise the field battle ends first.")
+        if result["withdrew"] < ALWAYS:
+            sub += " " + withdrawal_sentence(result)
         return main, sub
     if result["withdraw_after"] is None:
         return outcome_headline(result)
-    return outcome_headline(result), (f"The defender withdraws into its Stronghold {percent(result['withdrew'])} of "
-                                      f"the time, then {siege_words(result)}.")
+    return outcome_headline(result), withdrawal_sentence(result)
+
+
+def withdrawal_sentence(result):
+    """When the defender withdraws, how often it is still there to, and the siege that follows."""
+    rounds = result["withdraw_after"]
+    when = "before round 1" if not rounds else f"after {rounds} round{'s' if rounds != 1 else ''} in the field"
+    often = "" if result["withdrew"] >= ALWAYS else \
+        f" ({percent(result['withdrew'])} of the time: otherwise the field battle ends first)"
+    return f"The defender withdraws into its Stronghold {when}{often}, then {siege_words(result)}."
 
 
 def battle_key(result, first):
