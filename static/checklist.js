@@ -1,6 +1,6 @@
-// Turn checklists: tap a step's row to tick it. Progress counts the steps that always happen and
-// the optional or conditional ones once ticked. Every change can be undone; ticks, counters and
-// seats are kept per game in localStorage.
+// Turn checklists: tap a step's row to tick it. Progress counts the steps that always happen, those
+// of every pass but the game's first from the second pass on, and the optional or conditional ones
+// once ticked. Every change can be undone; ticks, counters and seats are kept per game in localStorage.
 (function () {
   "use strict";
   var page = document.querySelector("[data-checklists]");
@@ -55,16 +55,26 @@
 
   function announce(text) { announcer.textContent = text; }
 
+  // A step that must be ticked in this pass: one of every pass, or of every pass but the first.
+  function required(li, state) {
+    var applies = li.dataset.applies;
+    return applies === "always" || (applies === "not-first" && state.count > 1);
+  }
+
   function phaseState(list, phase, state) {
     var items = slice(phase.querySelectorAll("[data-step]"));
     var lastIndex = list.steps.indexOf(items[items.length - 1]);
     var later = list.steps.slice(lastIndex + 1).some(function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; });
     var ticked = items.filter(function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; });
-    var needed = items.filter(function (li) { return li.dataset.applies === "always" || state.ticked.indexOf(li.dataset.step) !== -1; });
-    var requiredDone = items.every(function (li) { return li.dataset.applies !== "always" || state.ticked.indexOf(li.dataset.step) !== -1; });
+    var needed = items.filter(function (li) { return required(li, state) || state.ticked.indexOf(li.dataset.step) !== -1; });
+    var requiredDone = items.every(function (li) { return !required(li, state) || state.ticked.indexOf(li.dataset.step) !== -1; });
     // Finished: every step that must happen is ticked, and play has moved past the optional ones.
     var done = requiredDone && (ticked.length === items.length || later);
-    return { done: done, ticked: ticked.length, needed: needed.length };
+    // a phase of every pass but the first, in the first pass: it does not happen
+    var skipped = state.count === 1 && !ticked.length &&
+      items.some(function (li) { return li.dataset.applies === "not-first"; }) &&
+      items.every(function (li) { return li.dataset.applies !== "always"; });
+    return { done: done, ticked: ticked.length, needed: needed.length, skipped: skipped };
   }
 
   function render(list) {
@@ -72,7 +82,7 @@
     var isTicked = function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; };
     list.steps.forEach(function (li, i) { if (isTicked(li)) lastTicked = i; });
     list.steps.forEach(function (li, i) {
-      var on = isTicked(li), always = li.dataset.applies === "always";
+      var on = isTicked(li), always = required(li, state);
       li.querySelector(".tick").checked = on;
       li.classList.toggle("done", on);
       // play has gone past this step: fine if it may not happen, a miss if it must
@@ -96,11 +106,13 @@
       phase.querySelector(".steps").hidden = !open;
       var toggle = phase.querySelector(".phase-toggle");
       toggle.setAttribute("aria-expanded", open ? "true" : "false");
-      phase.querySelector(".phase-count").textContent = status.done ? "✓ done" : status.needed ? status.ticked + "/" + status.needed : "";
+      phase.querySelector(".phase-count").textContent = status.skipped ? "not in " + list.name + " 1"
+        : status.done ? "✓ done" : status.needed ? status.ticked + "/" + status.needed : "";
     });
     var finished = done === total;
     list.root.dataset.percent = total ? Math.round(100 * done / total) : 100;
     list.root.classList.toggle("finished", finished);
+    list.root.classList.toggle("first-pass", state.count === 1);
     list.root.querySelector("[data-turn-number]").textContent = state.count;
     list.root.querySelector("[data-progress]").textContent = done + " of " + total + " steps";
     var bar = list.root.querySelector("[data-progress-bar]");

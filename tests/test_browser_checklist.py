@@ -6,6 +6,7 @@ import unicodedata
 import pytest
 
 from webapp.checklist.model import checklists, phases
+from webapp.checklist.views import SMALLEST_ONE_PAGE_SIZE
 from webapp.content import GAME_IDS
 
 pytestmark = pytest.mark.browser
@@ -53,6 +54,44 @@ def test_checklist_reaches_100_percent_at_the_end_of_the_games_round_or_turn(pag
         # the combats are checklists of their own: the round is complete without them
         page.reload()
         assert percent(page, "round") == 100 and percent(page, "path-combat") == 100
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_from_the_second_pass_on_its_steps_of_every_pass_but_the_first_count_too(page, live_server, game_id, library):
+    page.goto(f"{live_server}/{game_id}/turn")
+    for found in checklists(library.games[game_id]):
+        later = [step.entry.id for step in found.steps if step.applies in ("always", "not-first")]
+        checklist(page, found.id).locator("[data-next]").click()
+        for step_id in later:
+            assert percent(page, found.id) < 100
+            tap_row(page, step_id)
+        assert percent(page, found.id) == 100, found.id
+        progress = checklist(page, found.id).locator("[data-progress]").inner_text()
+        assert progress == f"{len(later)} of {len(later)} steps"
+
+
+def test_story_and_plot_are_skipped_on_the_first_sauron_turn_and_due_on_every_later_one(page, live_server, library):
+    page.goto(f"{live_server}/meq/turn")
+    sauron = checklist(page, "sauron-turn")
+    first = always_steps(library, "meq", "sauron-turn")
+    assert "story-hero-marker" not in first and "plot-choose" not in first
+    assert sauron.locator('[data-phase="story"] .phase-count').inner_text() == "not in Sauron turn 1"
+    for step_id in first:
+        tap_row(page, step_id)
+    assert percent(page, "sauron-turn") == 100, "turn 1 is complete without Story and Plot"
+    assert sauron.locator("[data-step].missed").count() == 0
+    assert "passed" in sauron.locator('[data-step="plot-choose"]').get_attribute("class")
+
+    sauron.locator("[data-next]").click()
+    assert sauron.locator("[data-turn-number]").inner_text() == "2"
+    assert sauron.locator('[data-phase="story"] .phase-count').inner_text() == "0/2"
+    for step_id in first:
+        tap_row(page, step_id)
+    assert percent(page, "sauron-turn") < 100, "from turn 2, Story and Plot are due"
+    assert sauron.locator('[data-step="plot-choose"].missed').count() == 1
+    for step_id in ("story-hero-marker", "story-sauron-markers", "plot-choose"):
+        tap_row(page, step_id)
+    assert percent(page, "sauron-turn") == 100
 
 
 def test_the_card_game_round_is_done_before_its_combats_are(page, live_server, library):
@@ -249,9 +288,11 @@ def test_printed_sheet_fits_two_pages_numbers_each_step_once_and_no_heading_is_b
             return [own, next ? text(next) : ''];
         });
     }""")
+    points = float(page.evaluate("getComputedStyle(document.querySelector('.sheet')).fontSize").removesuffix("px")) * 0.75
     pages = pdf_text(page.pdf(format=paper))
     context.close()
     assert 1 <= len(pages) <= 2, f"{game_id} on {paper}: {len(pages)} pages"
+    assert points >= SMALLEST_ONE_PAGE_SIZE, f"{game_id} is set in {points} pt"
     text = "\n".join(pages)
     assert not NUMBERED_TWICE.search(text), NUMBERED_TWICE.search(text).group(0)
     flat = squash(text).lower()
@@ -263,7 +304,7 @@ def test_printed_sheet_fits_two_pages_numbers_each_step_once_and_no_heading_is_b
         assert starts, f"heading not printed: {heading!r}"
         assert any(words in flat[end:end + len(words) + 40] for end in starts), (heading, words)
     for phase in phases(library.games[game_id]):
-        assert squash(phase.entry.short or phase.entry.title if phase.lone else phase.entry.title).lower() in flat
+        assert squash(phase.entry.short or phase.entry.title).lower() in flat
 
 
 @pytest.mark.parametrize("paper, size", [("a4", (595, 842)), ("letter", (612, 792))])

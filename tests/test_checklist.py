@@ -3,7 +3,8 @@ import re
 
 import pytest
 
-from webapp.checklist.model import phases
+from webapp.checklist.model import checklists, phases
+from webapp.checklist.views import SHEET_SIZES, SMALLEST_ONE_PAGE_SIZE, TWO_PAGES, ONE_PAGE, sheet_size
 from webapp.content import GAME_IDS
 
 
@@ -76,9 +77,30 @@ def test_steps_that_may_not_happen_are_counted_only_when_ticked(client, game_id,
     for phase in phases(library.games[game_id]):
         for step in phase.steps:
             flags = set(step.entry.flags) | set(phase.entry.flags)
-            applies = "if" if flags & {"optional", "conditional"} else "always"
+            applies = "if" if flags & {"optional", "conditional"} else "not-first" if "not-first" in flags else "always"
             assert f'data-step="{step.entry.id}" data-applies="{applies}"' in html, step.entry.id
     assert 'data-applies="always"' in html
+
+
+def test_the_quest_first_sauron_turn_skips_story_and_plot_and_draws_one_event(client, library):
+    game = library.games["meq"]
+    sauron = [c for c in checklists(game) if c.id == "sauron-turn"][0]
+    applies = {step.entry.id: step.applies for step in sauron.steps}
+    # Story and Plot come round every turn but the first: not "sometimes", and not on turn 1
+    assert [i for i, a in applies.items() if a == "not-first"] == ["story-hero-marker", "story-sauron-markers", "plot-choose"]
+    assert applies["story-new-minions"] == applies["story-finale-check"] == "if"
+    assert all(not set(phase.entry.flags) & {"optional", "conditional"} for phase in sauron.phases)
+    # the Event step's draw says what happens on the first turn and after
+    draw = game.entries["event-draw-and-resolve"]
+    assert applies[draw.id] == "always"
+    assert "Turn 1" in draw.short and "1 Event" in draw.short and "3" in draw.short
+    rows = {row[0]: row[1] for row in draw.table.rows}
+    assert rows["First Sauron turn of the game"] == "1"
+    assert sorted(rows.values()) == ["1", "1", "3", "3"]
+    html = client.get("/meq/turn").get_data(as_text=True)
+    assert 'data-step="story-hero-marker" data-applies="not-first"' in html
+    assert '<span class="flag flag-not-first">not first</span>' in html
+    assert "Draw 3 Events" not in html
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -106,7 +128,7 @@ def test_print_sheet_lists_every_phase_and_step_and_numbers_none_itself(client, 
     sheet = html[html.index("<main>"):]
     for phase in phases(game):
         if not phase.lone:
-            assert f"<h3>{phase.entry.title}" in sheet, phase.entry.id
+            assert f"<h3>{phase.entry.short or phase.entry.title}" in sheet, phase.entry.id
         for step in phase.steps:
             assert f"<li>{step.entry.short or step.entry.title}" in sheet, step.entry.id
     assert "<form" not in html and "<input" not in html
@@ -152,3 +174,48 @@ def test_combined_print_sheet_rejects_bad_games(client, games):
     response = client.get("/print", query_string={"games": games})
     assert response.status_code == 400
     assert "<b>" not in response.get_data(as_text=True)
+
+
+TOP_NUMBER = re.compile(r"^(\d+)\. ")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_print_sheet_numbers_each_checklists_phases_as_the_checklist_does(client, game_id, library):
+    # what the checklist shows for a phase or a lone step, the sheet prints: numbers included, and
+    # the numbers of one checklist run on without a gap (none dropped, none twice)
+    html = unescape(client.get(f"/{game_id}/print").get_data(as_text=True))
+    sections = [part.split("</section>")[0] for part in html.split('<section class="sheet-checklist">')[1:]]
+    for checklist, section in zip(checklists(library.games[game_id]), sections):
+        tops = re.findall(r'<li class="sheet-phase">\s*<h3>([^<]+)|\n\s*<li>([^<]+)', section)
+        shown = [heading or lone for heading, lone in tops]
+        expected = [phase.entry.short or phase.entry.title for phase in checklist.phases]
+        assert shown == expected, checklist.id
+        numbers = [int(m.group(1)) for m in map(TOP_NUMBER.match, shown) if m]
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers))) if numbers else True, (checklist.id, shown)
+        if numbers:  # nothing unnumbered between the first numbered item and the last
+            first = next(i for i, text in enumerate(shown) if TOP_NUMBER.match(text))
+            assert all(TOP_NUMBER.match(text) for text in shown[first:first + len(numbers)]), (checklist.id, shown)
+
+
+def test_the_quest_print_sheet_numbers_all_six_sauron_steps(client):
+    html = unescape(client.get("/meq/print").get_data(as_text=True))
+    for number, name in enumerate(["Hero Rally", "Story", "Plot", "Event", "Action", "Hero Draw"], start=1):
+        assert re.search(rf">{number}\. {name}<", html), name
+
+
+def test_a_sheet_that_needs_small_type_for_one_page_takes_two_at_a_larger_size():
+    # text that fits one page only below the legible size: two pages, at the largest size they hold
+    length = int(ONE_PAGE / 8.0 ** 2)
+    assert length * 8.4 ** 2 > ONE_PAGE and length * 8.0 ** 2 <= ONE_PAGE
+    size = sheet_size(length)
+    assert size >= SMALLEST_ONE_PAGE_SIZE and length * size ** 2 <= TWO_PAGES
+    assert all(length * larger ** 2 > TWO_PAGES for larger in SHEET_SIZES if larger > size)
+    # a short text still fits one page, at the largest size
+    assert sheet_size(int(ONE_PAGE / SHEET_SIZES[0] ** 2)) == SHEET_SIZES[0]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_sheet_is_set_at_a_legible_size(client, game_id):
+    html = client.get(f"/{game_id}/print").get_data(as_text=True)
+    size = int(re.search(r'<article class="sheet size-(\d+)"', html).group(1)) / 10
+    assert size >= SMALLEST_ONE_PAGE_SIZE, f"{game_id}: {size} pt"

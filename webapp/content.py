@@ -22,7 +22,7 @@ from .engines.fotf_dice import BATTLE_FACES, SEARCH_FACES
 
 GAME_IDS = ("wotr", "wotr-cards", "meccg", "meq", "fotf")
 SECTION_KINDS = ("sequence", "rules", "glossary")
-FLAGS = ("optional", "conditional", "repeated", "once", "simultaneous")
+FLAGS = ("optional", "conditional", "not-first", "repeated", "once", "simultaneous")
 # Section ids that would shadow the game's own pages.
 RESERVED_SECTION_IDS = ("turn", "print", "calc", "api", "static", "search")
 
@@ -38,6 +38,8 @@ GAME_KEYS = {
 }
 CHECKLIST_KEYS = {"section": True, "name": True, "seats": False, "seat_label": False, "note": False}
 IF_IT_HAPPENS = ("optional", "conditional")  # a step so flagged counts only once it is ticked
+NOT_FIRST = "not-first"  # a step of every pass but the game's first: it counts from the second pass on
+WHEN_FLAGS = ("conditional", NOT_FIRST)  # the flags a 'when' line may explain
 SECTION_KEYS = {
     "id": True, "title": True, "kind": True, "summary": False, "body": False,
     "entries": False, "terms": False,
@@ -198,13 +200,17 @@ class Checklist:
         return self.section.id
 
 
-def always_happens(entry):
-    """True unless the entry or a phase above it is optional or conditional: a step every pass has."""
+def applies(entry):
+    """When a step counts towards a checklist's progress, from its flags and those of the phases
+    above it: 'always' (every pass), 'not-first' (every pass but the game's first) or 'if' (only
+    once ticked: optional or conditional)."""
+    flags = set()
     while entry is not None:
-        if any(flag in IF_IT_HAPPENS for flag in entry.flags):
-            return False
+        flags.update(entry.flags)
         entry = entry.parent
-    return True
+    if flags & set(IF_IT_HAPPENS):
+        return "if"
+    return NOT_FIRST if NOT_FIRST in flags else "always"
 
 
 @dataclass(frozen=True)
@@ -481,7 +487,7 @@ class _Checker:
             elif kinds[section_id] != "sequence":
                 self.problem(file, f"{where}.section", f"section '{section_id}' must be of kind sequence")
             elif not _has_a_step_that_always_happens(sections[section_id].data.get("entries")):
-                self.problem(file, f"{where}.section", f"section '{section_id}' needs a step that is neither optional nor conditional")
+                self.problem(file, f"{where}.section", f"section '{section_id}' needs a step that is neither optional, conditional nor not-first")
             seen.add(section_id)
 
     def check_section(self, game_id, section_id, file):
@@ -531,8 +537,8 @@ class _Checker:
         for flag in flags:
             if flag not in FLAGS:
                 self.problem(file, f"{path}.flags", f"unknown flag '{flag}' (allowed: {', '.join(FLAGS)})")
-        if self.text(file, f"{path}.when", raw.get("when")) and "conditional" not in flags:
-            self.problem(file, f"{path}.when", "only a conditional step has a 'when'")
+        if self.text(file, f"{path}.when", raw.get("when")) and not set(flags) & set(WHEN_FLAGS):
+            self.problem(file, f"{path}.when", f"only a step flagged {' or '.join(WHEN_FLAGS)} has a 'when'")
         calculator = self.text(file, f"{path}.calculator", raw.get("calculator"))
         if calculator and calculator not in self.calculator_ids:
             self.problem(file, f"{path}.calculator",
@@ -840,11 +846,11 @@ class _Builder:
 
 
 def _has_a_step_that_always_happens(phases) -> bool:
-    """In a sequence section's raw entries: a step (a phase's child, or a phase with none) with
-    neither flag of IF_IT_HAPPENS, in a phase without one either."""
+    """In a sequence section's raw entries: a step (a phase's child, or a phase with none) with no
+    flag of IF_IT_HAPPENS nor NOT_FIRST, in a phase without one either: a step of the first pass too."""
     def happens(raw):
         flags = raw.get("flags") if isinstance(raw, dict) else None
-        return isinstance(raw, dict) and not set(flags if isinstance(flags, list) else ()) & set(IF_IT_HAPPENS)
+        return isinstance(raw, dict) and not set(flags if isinstance(flags, list) else ()) & {*IF_IT_HAPPENS, NOT_FIRST}
 
     return any(happens(phase) and any(happens(step) for step in (phase.get("entries") or [phase]))
                for phase in phases or () if isinstance(phase, dict))

@@ -2,7 +2,7 @@
 from dataclasses import dataclass, field
 import hashlib
 
-from ..content import always_happens
+from ..content import applies
 
 
 @dataclass
@@ -10,7 +10,12 @@ class Step:
     entry: object
     calculators: list  # calculator ids this step or its sub-steps compute
     substeps: list = field(default_factory=list)  # entries shown inside the step
-    always: bool = True  # False: optional or conditional, counted only once ticked
+    applies: str = "always"  # or "not-first" (every pass but the game's first), or "if" (counted once ticked)
+
+    @property
+    def always(self):
+        """A step of every pass, the first included."""
+        return self.applies == "always"
 
 
 @dataclass
@@ -53,7 +58,7 @@ def step_calculators(entry, game):
 
 def make_step(entry, game):
     return Step(entry=entry, calculators=step_calculators(entry, game), substeps=list(entry.entries),
-                always=always_happens(entry))
+                applies=applies(entry))
 
 
 def section_phases(section, game):

@@ -14,6 +14,9 @@ PAPER_SIZES = ("a4", "letter")
 SHEET_SIZES = (10.4, 9.6, 9.2, 8.8, 8.4, 8.0, 7.6)
 ONE_PAGE = 375_000
 TWO_PAGES = 720_000
+# Read at arm's length across a table, type under about 8.5 pt is hard going: a sheet that would
+# need it to fit one page takes two pages at a larger size instead.
+SMALLEST_ONE_PAGE_SIZE = 8.5
 
 
 @bp.route("/<game:game_id>/turn")
@@ -29,7 +32,7 @@ def sheet_text_length(lists, extras):
     for checklist in lists:
         length += len(checklist.spec.section.title) + len(checklist.spec.note) + len(" ".join(checklist.spec.seats))
         for phase in checklist.phases:
-            length += 0 if phase.lone else len(phase.entry.title) + len(phase.entry.when)
+            length += 0 if phase.lone else len(phase.entry.short or phase.entry.title) + len(phase.entry.when)
             shown.append(phase.entry)
             for step in phase.steps:
                 entry = step.entry
@@ -49,9 +52,11 @@ def sheet_text_length(lists, extras):
 
 
 def sheet_size(text_length):
-    """The largest type size at which the text fits one page, or else two pages."""
-    for capacity in (ONE_PAGE, TWO_PAGES):
-        for size in SHEET_SIZES:
+    """The largest type size at which the text fits one page, if that size is at least
+    SMALLEST_ONE_PAGE_SIZE; else the largest at which it fits two pages."""
+    one_page_sizes = [size for size in SHEET_SIZES if size >= SMALLEST_ONE_PAGE_SIZE]
+    for capacity, sizes in ((ONE_PAGE, one_page_sizes), (TWO_PAGES, SHEET_SIZES)):
+        for size in sizes:
             if text_length * size * size <= capacity:
                 return size
     return SHEET_SIZES[-1]
