@@ -1,4 +1,6 @@
 """The content loader accepts the real content and rejects broken files with useful messages."""
+import re
+
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -283,5 +285,95 @@ def test_a_checklist_needs_a_step_that_always_happens(content_copy):
 
     mutate(first_sequence_file(content_copy), all_optional)
     problems = problems_for(content_copy)
-    assert "content/wotr/game.yaml: turn[0].section: section 'combat-round' needs a step that is neither optional nor conditional" in problems
+    assert "content/wotr/game.yaml: turn[0].section: section 'combat-round' needs a step that is neither optional, conditional nor not-first" in problems
 
+
+
+# --- What a player reads ---------------------------------------------------------------------------
+
+# Words that speak of how the rules were put together rather than of the game: a bare "the summary"
+# or "the source" (the small-print "Summary: <section>" source line is meant, and is not scanned),
+# "this copy", "these pages", file names, query strings and data terms.
+NOT_PLAYERS_WORDS = re.compile(
+    r"(?<!rules )\bthe (?:summary|source)\b|\bthis copy\b|\b(?:these|this) pages?\b|\blost in\b|\.ya?ml\b|\.txt\b"
+    r"|\bcontent/|\?\w+=|\bgame data\b|\bdata file\b|\bjson\b|\bendpoint\b|\bquery\b|\bparameter\b", re.I)
+
+
+def player_texts(game):
+    """Everything of a game's content a player reads, with where it comes from."""
+    yield "source", game.source_html
+    yield "summary", game.summary_text
+    for checklist in game.checklists:
+        yield f"{checklist.section.id} checklist note", checklist.note
+    for section in game.sections.values():
+        yield section.id, f"{section.title} {section.summary} {section.text}"
+        for entry in section.walk():
+            yield entry.id, f"{entry.title} {entry.short} {entry.when} {entry.text}"
+            yield from ((f"{entry.id} source", str(s)) for s in entry.sources if s.kind == "derived")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_rules_text_speaks_to_players_not_of_how_it_was_made(library, game_id):
+    found = [f"{where}: ...{text[max(0, m.start() - 40):m.end() + 20]}..."
+             for where, text in player_texts(library.games[game_id]) for m in NOT_PLAYERS_WORDS.finditer(text)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("text, caught", [
+    ("spend 1 symbol (icon lost in this copy)", True), ("The summary says only that", True),
+    ("These pages say so", True), ("see /meq/glossary?view=topics", True), ("the source disagrees", True),
+    ("The rules summary does not name it", False), ("Summary: Sauron turn, 2. Story", False),
+])
+def test_the_players_words_check_can_fail(text, caught):
+    assert bool(NOT_PLAYERS_WORDS.search(text)) is caught
+
+
+def test_fate_of_the_fellowship_costs_say_what_is_spent(library):
+    # "spend 1" alone leaves a player asking "1 what?": every cost names symbols, and where the
+    # game shows which symbol only by an icon, the text says the rules summary does not name it
+    bare_cost = re.compile(r"\bspend (?:\*\*)?\d+(?:\*\*)?(?! ?\**symbols?)")
+    game = library.games["fotf"]
+    for section in game.sections.values():
+        for entry in section.walk():
+            for text in (entry.short, entry.body):
+                assert not bare_cost.search(text), (entry.id, text)
+    for entry_id in ("muster", "capture", "frodo-travel", "destroy-the-ring-action", "destroying-the-one-ring"):
+        entry = game.entries[entry_id]
+        assert "symbol" in (entry.short or entry.title) + entry.text, entry_id
+        assert "icon that the rules summary does not name" in re.sub(r"\s+", " ", entry.text), entry_id
+    assert game.entries["muster"].short == "Muster: spend 1 symbol, add 1 troop"
+    assert "3 symbols" in game.entries["capture"].short
+
+
+def test_glossary_terms_are_capitalised_alike_in_every_game(library):
+    for game in library.games.values():
+        terms = [term.title for term in game.sections["glossary"].entries]
+        assert terms and [t for t in terms if not t[:1].isupper()] == [], game.id
+
+
+# --- Steps of every pass but the first ------------------------------------------------------------
+
+def test_a_when_line_goes_only_with_a_conditional_or_not_first_step(content_copy):
+    path = first_sequence_file(content_copy)
+
+    def give_when(section):
+        section["entries"][0]["when"] = "Sometimes"
+        section["entries"][0]["flags"] = ["not-first"]
+        section["entries"][1]["when"] = "Sometimes"
+        section["entries"][1]["flags"] = ["optional"]
+
+    mutate(path, give_when)
+    problems = problems_for(content_copy)
+    assert [p for p in problems if ".when" in p] == [
+        "content/wotr/combat-round.yaml: entries[1].when: only a step flagged conditional or not-first has a 'when'"]
+
+
+def test_a_checklist_needs_a_step_of_its_first_pass_too(content_copy):
+    def every_pass_but_the_first(section):
+        for phase in section["entries"]:
+            flags = set(phase.get("flags", [])) - {"optional", "conditional"}
+            phase["flags"] = sorted(flags | {"not-first"})
+
+    mutate(first_sequence_file(content_copy), every_pass_but_the_first)
+    problems = problems_for(content_copy)
+    assert "content/wotr/game.yaml: turn[0].section: section 'combat-round' needs a step that is neither optional, conditional nor not-first" in problems
