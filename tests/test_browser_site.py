@@ -309,6 +309,9 @@ SHOTS = {
     "checklist": "/wotr-cards/turn",
     "checklist-battle": "/wotr/turn",
     "print": "/meccg/print",
+    "checklist-quest": "/meq/turn",
+    "print-quest": "/meq/print",
+    "print-fotf": "/fotf/print",
     "calculator": ROLL_RESULT,
     "search": "/search?q=leader+re-roll",
 }

@@ -177,3 +177,22 @@ def test_glossary_view_must_be_a_to_z_or_topics(client):
     assert response.status_code == 400
     body = response.get_data(as_text=True)
     assert "view: choose a-z or topics" in body and "<b>sideways" not in body
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_wrong_glossary_view_offers_the_views_there_are(client, game_id):
+    response = client.get(f"/{game_id}/glossary?view=zzz")
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    main = body[body.index("<main"):body.index("</main>")]
+    assert "view: choose a-z or topics" in main
+    offered = re.findall(r'<a href="([^"]+)">(A–Z|By topic) \((a-z|topics)\)</a>', main)
+    assert [(label, name) for _, label, name in offered] == [("A–Z", "a-z"), ("By topic", "topics")]
+    for url, _, name in offered:
+        page = client.get(url.replace("&amp;", "&"))
+        assert page.status_code == 200
+        assert ("letter-index" in page.get_data(as_text=True)) == (name == "a-z")
+
+
+def test_a_wrong_view_on_a_missing_section_is_not_found(client):
+    assert client.get("/meq/no-such-section?view=zzz").status_code == 404

@@ -1,7 +1,16 @@
 """Errors: JSON under /api/, HTML pages everywhere else; never a traceback."""
 from flask import jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import BadRequest, HTTPException, SecurityError
 from werkzeug.http import HTTP_STATUS_CODES
+
+
+class ParameterError(BadRequest):
+    """A page's query parameter with a value it does not take: the message names the parameter
+    and what is allowed, and the error page links each allowed value (label, url)."""
+
+    def __init__(self, message, choices=()):
+        super().__init__(description=message)
+        self.choices = tuple(choices)
 
 
 def error_response(status, message=None):
@@ -33,7 +42,8 @@ def init_app(app):
             # a 400 says which parameter was wrong and what is allowed
             response = app.make_response((render_template(
                 "error.html", status=exc.code, title=HTTP_STATUS_CODES.get(exc.code, "Error"),
-                message=exc.description if exc.code == 400 else None), exc.code))
+                message=exc.description if exc.code == 400 else None,
+                choices=getattr(exc, "choices", ())), exc.code))
         if exc.code == 405 and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response

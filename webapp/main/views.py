@@ -2,12 +2,13 @@ from flask import abort, current_app, jsonify, redirect, render_template, reques
 
 from ..content import GAME_IDS
 from ..content_store import cached_page, get_game_or_404, get_library
+from ..errors import ParameterError
 from ..search import search
 from . import bp
 from .glossary import by_letter
 
 SEARCH_PAGE_LIMIT = 20
-GLOSSARY_VIEWS = ("a-z", "topics")
+GLOSSARY_VIEWS = {"a-z": "A–Z", "topics": "By topic"}  # ?view= and what the page calls it
 HEALTH_QUERY = "combat"  # a word the rules of several games use: a working search finds it
 
 
@@ -47,8 +48,13 @@ def game_page_no_slash(game_id):
 def section_page(game_id, section_id):
     # A glossary reads A-Z with a letter index; ?view=topics keeps the order the content gives.
     view = request.args.get("view", "a-z")
+    if section_id not in get_game_or_404(game_id).sections:
+        abort(404)
     if view not in GLOSSARY_VIEWS:
-        abort(400, description="view: choose a-z or topics")
+        raise ParameterError(f"view: choose {' or '.join(GLOSSARY_VIEWS)}", choices=[
+            (f"{label} ({name})", url_for("main.section_page", game_id=game_id, section_id=section_id,
+                                          **({} if name == "a-z" else {"view": name})))
+            for name, label in GLOSSARY_VIEWS.items()])
     return section_view(game_id=game_id, section_id=section_id, view=view)
 
 

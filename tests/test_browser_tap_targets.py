@@ -1,0 +1,82 @@
+"""Every touch target on the pages players use at the table is at least 44 px square on a phone.
+
+A touch target is a link, button, summary, or form control (a control inside a label is measured
+as its label, the whole row a player taps). Inline links inside running text are left out: their
+size is set by the line of prose they sit in.
+"""
+import pytest
+
+from webapp.content import GAME_IDS
+
+pytestmark = pytest.mark.browser
+
+SMALLEST = 44  # px, both ways
+
+PAGES = ["/", "/meq/sauron-turn", "/wotr/glossary?view=zzz"] + [
+    path for game_id in GAME_IDS
+    for path in (f"/{game_id}/", f"/{game_id}/turn", f"/{game_id}/glossary", f"/{game_id}/print")
+] + ["/meccg/glossary?view=topics"]
+
+# Each visible touch target smaller than SMALLEST either way, with what it says and its size.
+# Running text: a link laid out inline in a paragraph that has words of its own besides its links
+# (a link styled as a block or a chip is measured, whatever words stand beside it).
+TOO_SMALL = """(smallest) => {
+    const blockOf = (e) => { let b = e.parentElement;
+                             while (getComputedStyle(b).display.startsWith('inline')) b = b.parentElement;
+                             return b; };
+    const inRunningText = (e) => {
+        if (e.tagName !== 'A' || getComputedStyle(e).display !== 'inline') return false;
+        const prose = blockOf(e).cloneNode(true);
+        prose.querySelectorAll('a').forEach((a) => a.remove());
+        return /[A-Za-z]{2,}/.test(prose.textContent);
+    };
+    const found = [];
+    const targets = document.querySelectorAll('a[href], button, summary, input:not([type=hidden]), select, textarea');
+    for (const target of targets) {
+        const measured = target.matches('input, select, textarea') && target.closest('label') || target;
+        const box = measured.getBoundingClientRect();
+        if (!box.width || !box.height || getComputedStyle(target).visibility === 'hidden') continue;  // not shown
+        if (box.right <= 0) continue;  // the skip link waits off screen for the keyboard
+        if (inRunningText(target)) continue;
+        if (box.width < smallest || box.height < smallest) {
+            const name = (target.textContent || target.getAttribute('aria-label') || target.name || '').trim();
+            found.push(`${target.tagName.toLowerCase()} "${name.slice(0, 40)}": ${Math.round(box.width)}x${Math.round(box.height)}`);
+        }
+    }
+    return found;
+}"""
+
+
+def open_every_fold(page):
+    """Folded parts (a step's rule, "On this page") hold targets too: open them all."""
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_touch_targets_are_at_least_44_px(page, live_server, path):
+    response = page.goto(live_server + path)
+    assert response.status in (200, 400)
+    open_every_fold(page)
+    small = page.evaluate(TOO_SMALL, SMALLEST)
+    assert small == [], f"touch targets under {SMALLEST} px on {path}:\n  " + "\n  ".join(small)
+
+
+def test_the_measure_finds_a_small_target(page, live_server):
+    # the check above must be able to fail: shrink a known target and it is reported
+    page.goto(f"{live_server}/meq/turn")
+    page.evaluate("""document.querySelectorAll('.phase-links a').forEach((a) => {
+                         a.style.display = 'inline-block'; a.style.minHeight = '0'; })""")
+    small = page.evaluate(TOO_SMALL, SMALLEST)
+    assert any('"Rule page: Story"' in item for item in small), small
+    page.goto(f"{live_server}/meq/glossary")
+    page.evaluate("""document.querySelectorAll('.anchor').forEach((a) => {
+                         a.style.width = 'auto'; a.style.height = 'auto'; })""")
+    assert any(item.startswith('a "#"') for item in page.evaluate(TOO_SMALL, SMALLEST))
+
+
+def test_links_in_running_text_are_left_out(page, live_server):
+    page.goto(f"{live_server}/meq/turn")
+    open_every_fold(page)
+    prose_link = page.locator(".step-body p:not(.step-links) a").first
+    assert prose_link.bounding_box()["height"] < SMALLEST, "no small prose link left to prove the exemption"
+    assert page.evaluate(TOO_SMALL, SMALLEST) == []
