@@ -4,6 +4,7 @@ import re
 
 import pytest
 from flask import request, request_finished
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -281,12 +282,14 @@ def test_the_theme_button_names_the_other_theme_from_the_start(new_page, live_se
     page = new_page(color_scheme="dark", service_workers="block")
     page.goto(f"{live_server}/")
     toggle = page.locator("[data-theme-toggle]")
-    assert toggle.inner_text() == "Light"
+    expect(toggle).to_have_text("Light", use_inner_text=True)
     page.emulate_media(color_scheme="light")  # the system turns light: no choice was made, so the page follows
-    assert toggle.inner_text() == "Dark"
-    assert toggle.get_attribute("aria-label") == "Switch to dark theme"
+    # the page reacts to the change a moment later: expect() waits for it (up to its timeout)
+    expect(toggle).to_have_text("Dark", use_inner_text=True)
+    expect(toggle).to_have_attribute("aria-label", "Switch to dark theme")
     toggle.click()
-    assert toggle.inner_text() == "Light" and page.get_attribute("html", "data-theme") == "dark"
+    expect(toggle).to_have_text("Light", use_inner_text=True)
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
 
 
 def test_dark_choice_overrides_a_light_system(new_page, live_server):
