@@ -1,14 +1,16 @@
 """Search quality on the player questions (run: python bench/search_quality.py).
 
-Every question in tests/player_questions/<game>.yaml is asked through webapp.search.search, once
-with its game's filter and once without, and ranked against the content ids that answer it:
+Every question in tests/player_questions/ is asked through webapp.search.search, once with its
+game's filter and once without, and ranked against the content ids that answer it. The questions
+come in batches, each written without looking at search results: batch 1 (<game>.yaml) holds back
+every third question from tuning, batch 2 (batch-2/<game>.yaml) every second.
 
 - top-1: share of questions whose first result is one of the expected ids;
 - top-3: share with an expected id among the first three;
 - MRR: mean of 1 / (rank of the first expected id) over the first 10 results (0 if none).
 
-Questions marked `held_out: true` (every third of each file) are never used to tune search;
-the table shows them apart from the tuning part. `--misses` lists the tuning questions that
+Questions marked `held_out: true` are never used to tune search; the table shows them apart
+from the tuning part, batch by batch. `--misses` lists the tuning questions that
 miss the top 3, for tuning; the held-back ones are not listed.
 """
 from __future__ import annotations
@@ -24,6 +26,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 QUESTIONS = ROOT / "tests" / "player_questions"
+# batch -> (folder below QUESTIONS, every how many-th question of a file is held back)
+BATCHES = {1: (".", 3), 2: ("batch-2", 2)}
 DEPTH = 10  # results read for the MRR
 
 
@@ -33,6 +37,13 @@ class Question:
     text: str
     expect: tuple  # full ids, "game:id"
     held_out: bool
+    batch: int
+
+
+def question_files(folder=QUESTIONS):
+    """(batch, path) of every question file, batch by batch; a file is named for its game."""
+    return [(batch, path) for batch, (sub, _) in BATCHES.items()
+            for path in sorted((Path(folder) / sub).glob("*.yaml"))]
 
 
 def load_questions(folder=QUESTIONS):
@@ -40,11 +51,11 @@ def load_questions(folder=QUESTIONS):
     import yaml
 
     questions = []
-    for path in sorted(Path(folder).glob("*.yaml")):
+    for batch, path in question_files(folder):
         game = path.stem
         for item in yaml.safe_load(path.read_text(encoding="utf-8")):
             questions.append(Question(game=game, text=item["q"], expect=tuple(f"{game}:{e}" for e in item["expect"]),
-                                      held_out=bool(item.get("held_out", False))))
+                                      held_out=bool(item.get("held_out", False)), batch=batch))
     return questions
 
 
@@ -82,13 +93,22 @@ def measure(search, questions, filtered):
     return Score(len(questions), top1 / count, top3 / count, reciprocal / count, misses)
 
 
+def parts_of(questions):
+    """{part: questions}: tuning, held out and all, then each batch's tuning and held-back part."""
+    parts = {"tuning": [q for q in questions if not q.held_out], "held out": [q for q in questions if q.held_out],
+             "all": questions}
+    for batch in sorted({q.batch for q in questions}):
+        parts[f"{batch} tuning"] = [q for q in questions if q.batch == batch and not q.held_out]
+        parts[f"{batch} held out"] = [q for q in questions if q.batch == batch and q.held_out]
+    return parts
+
+
 def scores(app, questions=None):
-    """{(part, filtered): Score} for part in tuning, held out, all."""
+    """{(part, filtered): Score} for every part of ``parts_of``."""
     from webapp.search import search
 
     questions = load_questions() if questions is None else questions
-    parts = {"tuning": [q for q in questions if not q.held_out], "held out": [q for q in questions if q.held_out],
-             "all": questions}
+    parts = parts_of(questions)
     with app.app_context():
         return {(part, filtered): measure(search, chosen, filtered)
                 for part, chosen in parts.items() for filtered in (True, False)}
@@ -107,13 +127,15 @@ def main(argv=None):
     games = sorted({q.game for q in questions})
     print(f"Search quality: {len(questions)} player questions in {len(games)} games "
           f"({sum(q.held_out for q in questions)} held back from tuning); ranks over the first {DEPTH} results")
-    header = f"{'part':10} {'game filter':12} {'questions':>9} {'top-1':>7} {'top-3':>7} {'MRR':>6}"
+    header = f"{'part':16} {'game filter':12} {'questions':>9} {'top-1':>7} {'top-3':>7} {'MRR':>6}"
     print(header)
     print("-" * len(header))
-    for part in ("tuning", "held out", "all"):
+    for part in parts_of(questions):
+        label = f"batch {part}" if part[0].isdigit() else part
         for filtered in (True, False):
             s = table[(part, filtered)]
-            print(f"{part:10} {'with' if filtered else 'without':12} {s.count:9} {s.top1:7.1%} {s.top3:7.1%} {s.mrr:6.3f}")
+            print(f"{label:16} {'with' if filtered else 'without':12} {s.count:9} {s.top1:7.1%} {s.top3:7.1%} "
+                  f"{s.mrr:6.3f}")
     print()
     print("By game, all questions")
     header = f"{'game':12} {'questions':>9} {'top-1 with':>10} {'top-3 with':>10} {'top-1 without':>13} {'top-3 without':>13}"

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bench.search_quality import question_files
 from webapp import default_config
 from webapp.content import GAME_IDS
 from webapp.content_store import read_library
@@ -155,7 +156,7 @@ def test_index_is_built_from_the_content_the_app_loads(content_copy, tmp_path):
 
 def questions_asked():
     """Every player and table question, with and without its game."""
-    player = sorted((Path(__file__).parent / "player_questions").glob("*.yaml"))
+    player = [path for _, path in question_files()]
     for path in [*QUESTIONS, *player]:
         for item in yaml.safe_load(path.read_text()):
             yield item["q"], path.stem
