@@ -281,3 +281,35 @@ def test_api_results_say_game_and_section_in_words(client):
     assert where["wotr:leader-reroll"] == ("War of the Ring (battles)", "Combat roll, leader re-roll and modifiers")
     assert where["wotr:term-reroll"] == ("War of the Ring (battles)", "Glossary")
     assert where["wotr:round-leader-reroll"] == ("War of the Ring (battles)", "The combat round")
+
+
+@pytest.mark.parametrize("text, first", [
+    ("meq setup", "meq:setup"),
+    ("how do you lose fate of the fellowship", "fotf:losing"),
+    ("war of the ring card game winnow", "wotr-cards:term-winnow"),
+    ("turn sequence in middle earth ccg", "meccg:turn-sequence"),
+])
+def test_a_query_naming_a_game_searches_that_game(app, text, first):
+    results = top(app, text)
+    assert results.hits[0].id == first, [hit.id for hit in results.hits]
+    assert {hit.game for hit in results.hits} == {first.partition(":")[0]}
+
+
+def test_a_game_filter_wins_over_a_game_named_in_the_query(app):
+    assert {hit.game for hit in top(app, "meq hand limit", "fotf").hits} == {"fotf"}
+
+
+def test_a_query_that_is_a_title_finds_that_entry_first(app):
+    assert top_ids(app, "turn sequence", "meccg")[0] == "meccg:turn-sequence"
+    assert top_ids(app, "setup", "meq")[0] == "meq:setup"
+    # a question about a glossary term still wants the rule
+    assert top(app, "how does a strike work", "meccg").hits[0].kind != "term"
+
+
+def test_only_the_calculator_asked_for_comes_first(app):
+    assert top_ids(app, "battle odds", "fotf")[0] == "fotf:calc/battle"
+    assert top_ids(app, "search odds", "fotf")[0] == "fotf:calc/search"
+
+
+def test_numbers_in_the_plural_are_numbers(app):
+    assert {"wotr:combat-roll", "wotr:round-combat-roll"} & set(top_ids(app, "hits on 5s and 6s", "wotr"))

@@ -28,7 +28,7 @@ def test_the_real_vocabulary_loads_for_every_game(library):
 def test_a_games_own_words_replace_the_shared_ones(library):
     shared = library.vocabulary.for_game("meq")["killed"]
     assert shared == ("defeated",)  # Middle-earth Quest's own entry
-    assert library.vocabulary.for_game("fotf")["killed"] == ("eliminated", "defeated", "destroyed")
+    assert library.vocabulary.for_game("meccg")["killed"] == ("eliminated", "defeated", "destroyed")
 
 
 def test_every_rules_word_occurs_in_the_rules_it_points_to(content_dir, content_copy):
@@ -66,3 +66,15 @@ def test_check_content_reports_vocabulary_problems(content_copy):
     result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])
     assert result.exit_code == 1
     assert f"{FILE}: colour: unknown key" in result.output
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda d: d["games"].update(chess=["chess"]), "games.chess: unknown game"),
+    (lambda d: d["games"]["fotf"].append("fellowship"), "games.fotf[3]: 'fellowship' is already a name the rules use"),
+    (lambda d: d["games"]["meq"].append("meccg"), "games.meq[3]: 'meccg' is already a name of meccg"),
+    (lambda d: d["games"]["meq"].append("a b c d e f g"), "games.meq[3]: 'a b c d e f g' has more than 6 words"),
+])
+def test_a_broken_list_of_game_names_is_named_by_file_and_key(content_copy, edit, problem):
+    change(content_copy, edit)
+    problems = problems_for(content_copy)
+    assert any(p.startswith(f"{FILE}: {problem}") for p in problems), problems

@@ -36,7 +36,7 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from .spelling import Speller
-from .vocabulary import fold, words_of
+from .vocabulary import MAX_NAME_WORDS, fold, words_of
 
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
@@ -60,7 +60,8 @@ RARITY = 0.5
 ALL_BONUS = 0.25
 SCORE_WEIGHT = 0.3
 GAME_FIT = 0.25  # without a game filter, how much the entries of the games that fit move up
-REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
+REWRITE_BOOST = 0.7
+SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on  # the rules' words for a player's words count a little less than the player's own
 
 
 class JoinedWordFilter(Filter):
@@ -303,7 +304,8 @@ class Plan:
     rewrites: list = field(default_factory=list)
     definition: bool = False  # "what is ...": the glossary answers
     question: bool = False  # filler or question words were dropped: a question, not a lone term
-    calculator: bool = False  # odds, chances, scores: a calculator answers
+    calculators: frozenset = frozenset()  # docnums of the calculators asked for (odds, chances, scores)
+    game: str | None = None  # the game the query names ("meq setup"), if it names one
 
 
 # --- the fast path ------------------------------------------------------------------------
@@ -472,10 +474,23 @@ class SearchIndex:
                     player_pairs.update(zip(words, words[1:]))
                     if len(words) == 1:
                         player_words.update((phrase, key))
-        # the words players ask a calculator with ("odds", "who is ahead"): such a query wants one
-        self.calculator_keys = frozenset(
-            " ".join(stems(phrase)) for phrases in (vocabulary.calculators.values() if vocabulary else ())
-            for phrase in phrases) | {"calcul"}
+        # the words players ask a calculator with ("odds", "who is ahead"): such a query wants it
+        self.calculator_keys = {"calcul": frozenset(self.calculator_rules)}
+        for calculator in _calculators(library):
+            docnum = docnums[f"{calculator.game}:calc/{calculator.slug}"]
+            for phrase in (vocabulary.calculators.get(calculator.id, ()) if vocabulary else ()):
+                key = " ".join(stems(phrase))
+                self.calculator_keys[key] = self.calculator_keys.get(key, frozenset()) | {docnum}
+        # what players call the games ("meq", "the card game"): a query naming one searches it
+        self.game_names = {" ".join(stems(name)): game for game, names in
+                           (vocabulary.games.items() if vocabulary else ()) for name in names}
+        player_words.update(word for names in (vocabulary.games.values() if vocabulary else ())
+                            for name in names for word in name.split())
+        # a query whose words are an entry's title asks for that entry ("meq setup", "kill points")
+        self.titles = {}
+        for docnum, fields in self.stored.items():
+            if fields["kind"] != "calculator":
+                self.titles.setdefault(frozenset(stems(fields["title"])), set()).add(docnum)
         self.games = tuple(library.games)
         self.speller = Speller(self.counts, frozenset(names), frozenset(bigrams), self.filler,
                                frozenset(player_words), frozenset(player_pairs), lambda word: " ".join(stems(word)))
@@ -560,6 +575,25 @@ class SearchIndex:
                     found.append(analysed.text)
         return found
 
+    def _named_game(self, words):
+        """(the words without the names of games, the one game they name or None)."""
+        word_stems = [stems(word) for word in words]
+        kept, named = [], set()
+        i = 0
+        while i < len(words):
+            for n in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
+                key = " ".join(stem for one in word_stems[i:i + n] for stem in one)
+                if word_stems[i] and word_stems[i + n - 1] and key in self.game_names:
+                    named.add(self.game_names[key])
+                    i += n
+                    break
+            else:
+                kept.append(words[i])
+                i += 1
+        if not kept:  # a game's name alone is searched as words
+            return words, None
+        return kept, (named.pop() if len(named) == 1 else None)
+
     def parse(self, text, game=None, fuzzy=True):
         """The plan for a typed query: its groups, corrections and rewrites."""
         plan = Plan(definition=bool(DEFINITION.match(fold(text))))
@@ -571,6 +605,10 @@ class SearchIndex:
         # apostrophes dropped: "doesn't" is the filler word doesnt, "player's" the word players
         words = [fold(w).replace("'", "").replace("’", "") for w in WORD.findall(rest)][:MAX_QUERY_WORDS * 2]
         unfinished = bool(words) and not text.endswith((" ", '"'))
+        typed = len(words)
+        words, plan.game = self._named_game(words)
+        unfinished = unfinished and len(words) == typed
+        game = game or plan.game
         # "bonuses" is the rules' "bonus", whatever the stemmer makes of the two
         words = [self.speller.singular(word) or word for word in words]
         alternatives = {}
@@ -580,8 +618,9 @@ class SearchIndex:
                 alternatives=MAX_FUZZY_CANDIDATES)
             plan.corrected = bool(alternatives)
         word_stems = [stems(word) for word in words]
-        plan.calculator = any(" ".join(s for one in word_stems[i:i + n] for s in one) in self.calculator_keys
-                              for i in range(len(words)) for n in range(1, MAX_PHRASE_WORDS + 1))
+        plan.calculators = frozenset().union(*(
+            self.calculator_keys.get(" ".join(s for one in word_stems[i:i + n] for s in one), ())
+            for i in range(len(words)) for n in range(1, MAX_PHRASE_WORDS + 1)))
         meaningful = [w for w in words if w not in self.filler] or words
         keep_filler = len(meaningful) == len(words)
         i = 0
@@ -652,6 +691,7 @@ class SearchIndex:
     def _search(self, text, game=None, limit=10, fuzzy=True):
         text = (text or "")[:MAX_QUERY_CHARS].replace("\x00", " ")
         plan = self.parse(text, game=game, fuzzy=fuzzy)
+        game = game or plan.game
         ranked, marked = self.rank(plan, game)
         hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
         suggestion = self.suggest(text) if (plan.corrected or not hits) else None
@@ -670,10 +710,10 @@ class SearchIndex:
         groups = []
         for group in plan.groups:
             found = self.scores(group.query, game)
-            if found and plan.calculator:
+            if found and plan.calculators:
                 found = dict(found)
                 for calculator, rules in self.calculator_rules.items():
-                    if allowed is None or calculator in allowed:
+                    if calculator in plan.calculators and (allowed is None or calculator in allowed):
                         inherited = max((found.get(rule, 0.0) for rule in rules), default=0.0)
                         if inherited > found.get(calculator, 0.0):
                             found[calculator] = inherited
@@ -704,20 +744,29 @@ class SearchIndex:
                 fit[g] = fit.get(g, 0.0) + share * value / best
         if game is not None:
             fit = {}
-        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION,
-                  "calculator": CALCULATOR_FACTOR_ASKED if plan.calculator else CALCULATOR_FACTOR_NOT_ASKED}
+        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION}
         best = max(score.values())
 
         # a lone term, or "what is" one, is answered by the glossary entry it names
         named = self.named_terms.get(groups[0][0].key, ()) if lone and len(groups) == 1 else ()
+        # a query whose words are a title asks for that entry; a question's lone word, or a
+        # question about a glossary term, still wants the rule that answers it
+        asked = frozenset(s for group in plan.groups for s in group.key.split())
+        titled = {d for d in self.titles.get(asked, ()) if not (plan.question and self.stored[d]["kind"] == "term")
+                  } if lone or len(asked) > 1 else ()
 
         def key(docnum):
             stored = self.stored[docnum]
             share = coverage[docnum] + GAME_FIT * fit.get(stored["game"], 0.0)
             every = ALL_BONUS if matched[docnum] == len(groups) else 0.0
-            return (docnum in named,
-                    round((share + every + SCORE_WEIGHT * score[docnum] / best) * factor.get(stored["kind"], 1.0), 9),
-                    -docnum)
+            if stored["kind"] == "calculator":
+                kind = CALCULATOR_FACTOR_ASKED if docnum in plan.calculators else CALCULATOR_FACTOR_NOT_ASKED
+            else:
+                kind = factor.get(stored["kind"], 1.0)
+            if stored["kind"] == "section" and plan.question:
+                kind *= SECTION_FACTOR_QUESTION
+            return (docnum in named, docnum in titled,
+                    round((share + every + SCORE_WEIGHT * score[docnum] / best) * kind, 9), -docnum)
 
         ranked = sorted(score, key=key, reverse=True)
         return ranked, self._marked_stems(group.query for group, _ in groups)

@@ -30,9 +30,11 @@ class Speller:
                     self.deletions.setdefault(deletion, []).append(word)
 
     def singular(self, word):
-        """The rules' singular of a plural they never print ("bonuses": bonus), or None."""
+        """The rules' singular of a plural they never print ("bonuses": bonus, "6s": 6), or None."""
         if word in self.counts or not word.endswith("s"):
             return None
+        if word[:-1].isdigit():
+            return word[:-1]
         for singular in (word[:-3] + "y", word[:-2], word[:-1]):
             if singular in self.counts and len(singular) > 2:
                 return singular

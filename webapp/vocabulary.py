@@ -18,6 +18,7 @@ from .content import SAFE_LOADER, ContentError
 
 FILE_NAME = "vocabulary.yaml"
 MAX_PHRASE_WORDS = 4
+MAX_NAME_WORDS = 6  # "war of the ring card game"
 ITEM_KEYS = ("players", "rules")
 
 
@@ -42,6 +43,7 @@ class Rewrite:
 class Vocabulary:
     filler: frozenset = frozenset()  # words that carry no meaning in a question ("how", "actually")
     calculators: dict = field(default_factory=dict)  # calculator id -> phrases players ask it with
+    games: dict = field(default_factory=dict)  # game id -> the names players call the game by
     rewrites: dict = field(default_factory=dict)  # None (shared) or game id -> tuple of Rewrite
 
     def for_game(self, game_id):
@@ -67,7 +69,7 @@ class _Checker:
         rel = self.path.relative_to(self.path.parent.parent) if self.path.is_absolute() else self.path
         self.problems.append(f"{rel}: {where}: {message}" if where else f"{rel}: {message}")
 
-    def phrases(self, where, value, *, single_words=False):
+    def phrases(self, where, value, *, single_words=False, most=MAX_PHRASE_WORDS):
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
             self.problem(where, "must be a non-empty list of text items")
             return ()
@@ -78,8 +80,8 @@ class _Checker:
                 self.problem(f"{where}[{i}]", f"'{phrase}' has no words")
             elif single_words and len(words) > 1:
                 self.problem(f"{where}[{i}]", f"'{phrase}' must be one word")
-            elif len(words) > MAX_PHRASE_WORDS:
-                self.problem(f"{where}[{i}]", f"'{phrase}' has more than {MAX_PHRASE_WORDS} words")
+            elif len(words) > most:
+                self.problem(f"{where}[{i}]", f"'{phrase}' has more than {most} words")
             else:
                 found.append(" ".join(words))
         return tuple(found)
@@ -135,6 +137,25 @@ class _Checker:
             found[calculator_id] = self.phrases(f"calculators.{calculator_id}", phrases)
         return found
 
+    def games(self, value):
+        if not isinstance(value, dict):
+            self.problem("games", "must map game ids to the names players call them by")
+            return {}
+        found, seen = {}, {}
+        every_name = set().union(*self.names.values())
+        for game_id, names in value.items():
+            if game_id not in self.library.games:
+                self.problem(f"games.{game_id}", f"unknown game (allowed: {', '.join(self.library.games)})")
+                continue
+            found[game_id] = self.phrases(f"games.{game_id}", names, most=MAX_NAME_WORDS)
+            for i, name in enumerate(found[game_id]):
+                if name in every_name:  # "fellowship" is an action, "quest" a card: never a game's name
+                    self.problem(f"games.{game_id}[{i}]", f"'{name}' is already a name the rules use")
+                elif name in seen:
+                    self.problem(f"games.{game_id}[{i}]", f"'{name}' is already a name of {seen[name]}")
+                seen.setdefault(name, game_id)
+        return found
+
     def load(self) -> Vocabulary:
         try:
             data = yaml.load(self.path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
@@ -148,13 +169,14 @@ class _Checker:
         if not isinstance(data, dict):
             self.problem("", "must be a mapping of keys to values")
             return Vocabulary()
-        allowed = ("filler", "calculators", "shared", *self.library.games)
+        allowed = ("filler", "calculators", "shared", *self.library.games, "games")
         for key in data:
             if key not in allowed:
                 self.problem(str(key), f"unknown key (allowed: {', '.join(allowed)})")
         vocabulary = Vocabulary(
             filler=frozenset(self.phrases("filler", data.get("filler"), single_words=True)),
             calculators=self.calculators(data.get("calculators", {})),
+            games=self.games(data.get("games", {})),
         )
         for scope in (None, *self.library.games):
             if (scope or "shared") in data:
