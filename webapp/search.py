@@ -14,9 +14,11 @@ Players ask questions, not titles, so a query is read the way a player means it:
 - accents are folded, words stemmed, hyphenated words matched joined and split, "quoted
   phrases" matched in order, and a word the rules never use is corrected to the closest rules
   word, preferring one that makes a phrase the rules use with its neighbour (serch dice);
-- for a question or a situation, rules and steps come before glossary terms; for a lone
-  term, its glossary entry; a question about odds or scores lists the calculator first;
-- without a game filter, entries of the game whose rules fit the whole question come first.
+- for a question or a situation, rules and steps come before glossary terms and whole pages;
+  for a lone term, its glossary entry; for words that are a title, that entry; a question
+  about odds or scores lists the calculator it asks for first;
+- a query that names a game ("meq setup") searches that game; without a game filter or a
+  name, entries of the game whose rules fit the whole question come first.
 The query text is never parsed as query syntax, so no input can widen a search or break it.
 """
 from __future__ import annotations
@@ -29,14 +31,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from flask import current_app
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from whoosh import query as wq
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
+from .search_documents import calculators_of, documents
+from .snippets import snippet
 from .spelling import Speller
-from .vocabulary import MAX_NAME_WORDS, fold, words_of
+from .vocabulary import MAX_NAME_WORDS, WORD, fold, words_of
 
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
@@ -44,7 +48,6 @@ MAX_FUZZY_CANDIDATES = 3
 MAX_PHRASE_WORDS = 4
 CACHE_SIZE = 512
 LIMIT_MAX = 50
-WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 NUMBERS = dict(zip("one two three four five six seven eight nine ten".split(), map(str, range(1, 11))))
 # "what is X", "what does X mean", "define X": a question about one term, answered by the glossary
 DEFINITION = re.compile(r"^\s*(?:what\s*(?:'s|s|is|are|does)|define|definition of|meaning of)\b")
@@ -60,8 +63,8 @@ RARITY = 0.5
 ALL_BONUS = 0.25
 SCORE_WEIGHT = 0.3
 GAME_FIT = 0.25  # without a game filter, how much the entries of the games that fit move up
-REWRITE_BOOST = 0.7
-SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on  # the rules' words for a player's words count a little less than the player's own
+REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
+SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on
 
 
 class JoinedWordFilter(Filter):
@@ -186,64 +189,6 @@ def concepts_in(text, table):
         for n in range(1, MAX_PHRASE_WORDS + 1):
             found.extend(table.get(" ".join(words[i:i + n]), ()))
     return found
-
-
-def tidy(text):
-    """Rule text as a reader expects it: no space before punctuation, none inside brackets."""
-    return re.sub(r"\(\s+", "(", re.sub(r"\s+([.,;:!?)])", r"\1", text))
-
-
-# --- documents ----------------------------------------------------------------------------
-
-def documents(library):
-    """One search document per section, phase, step, rule, glossary term and calculator."""
-    for section in library.sections():
-        game = library.games[section.game]
-        yield {
-            "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
-            "title": section.title, "aliases": "", "body": tidy(f"{section.summary} {section.text}".strip()),
-            "context": "", "url": section.url, "trail": [game.short_title, section.title],
-        }
-        for entry in section.walk():
-            trail = [game.short_title, section.title]
-            parent = entry.parent
-            ancestors = []
-            while parent is not None:
-                ancestors.insert(0, parent.title)
-                parent = parent.parent
-            trail.extend(ancestors)
-            yield {
-                "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
-                "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
-                "body": tidy(entry.text), "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
-            }
-    yield from calculator_documents(library)
-
-
-def _calculators(library):
-    """Every calculator of a loaded game."""
-    from .calculators import CALCULATORS
-
-    return [calculator for calculator in CALCULATORS.values() if calculator.game in library.games]
-
-
-def calculator_url(calculator):
-    """The calculator's page (calculators.views serves /<game>/calc/<slug>; a test opens every one)."""
-    return f"/{calculator.game}/calc/{calculator.slug}"
-
-
-def calculator_documents(library):
-    """A calculator is found by its name, the rules it works out, and the words players ask it with."""
-    asked_with = library.vocabulary.calculators if library.vocabulary else {}
-    for calculator in _calculators(library):
-        game = library.games[calculator.game]
-        rules = [entry.title for _, entry in library.entries_for_calculator(calculator.id)]
-        yield {
-            "id": f"{game.id}:calc/{calculator.slug}", "game": game.id, "section": "calc", "kind": "calculator",
-            "title": calculator.title, "aliases": " ".join(("calculator", *asked_with.get(calculator.id, ()))),
-            "body": tidy(f"Calculator for {'; '.join(rules)}." if rules else "Calculator."),
-            "context": "Calculators", "url": calculator_url(calculator), "trail": [game.short_title, "Calculators"],
-        }
 
 
 # --- results ------------------------------------------------------------------------------
@@ -444,7 +389,7 @@ class SearchIndex:
         self.calculator_rules = {
             docnums[f"{calculator.game}:calc/{calculator.slug}"]: [
                 docnums[f"{calculator.game}:{entry.id}"] for _, entry in library.entries_for_calculator(calculator.id)]
-            for calculator in _calculators(library)}
+            for calculator in calculators_of(library)}
         self.named_terms = {}  # stemmed term or alias -> the glossary entries it names
         for game, term_id, phrases in glossary_terms(library):
             for phrase in phrases:
@@ -476,7 +421,7 @@ class SearchIndex:
                         player_words.update((phrase, key))
         # the words players ask a calculator with ("odds", "who is ahead"): such a query wants it
         self.calculator_keys = {"calcul": frozenset(self.calculator_rules)}
-        for calculator in _calculators(library):
+        for calculator in calculators_of(library):
             docnum = docnums[f"{calculator.game}:calc/{calculator.slug}"]
             for phrase in (vocabulary.calculators.get(calculator.id, ()) if vocabulary else ()):
                 key = " ".join(stems(phrase))
@@ -744,7 +689,8 @@ class SearchIndex:
                 fit[g] = fit.get(g, 0.0) + share * value / best
         if game is not None:
             fit = {}
-        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION}
+        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION,
+                  "section": SECTION_FACTOR_QUESTION if plan.question else 1.0}
         best = max(score.values())
 
         # a lone term, or "what is" one, is answered by the glossary entry it names
@@ -752,19 +698,16 @@ class SearchIndex:
         # a query whose words are a title asks for that entry; a question's lone word, or a
         # question about a glossary term, still wants the rule that answers it
         asked = frozenset(s for group in plan.groups for s in group.key.split())
-        titled = {d for d in self.titles.get(asked, ()) if not (plan.question and self.stored[d]["kind"] == "term")
-                  } if lone or len(asked) > 1 else ()
+        titled = self.titles.get(asked, set()) if lone or len(asked) > 1 else set()
+        if plan.question:
+            titled = {docnum for docnum in titled if self.stored[docnum]["kind"] != "term"}
 
         def key(docnum):
             stored = self.stored[docnum]
             share = coverage[docnum] + GAME_FIT * fit.get(stored["game"], 0.0)
             every = ALL_BONUS if matched[docnum] == len(groups) else 0.0
-            if stored["kind"] == "calculator":
-                kind = CALCULATOR_FACTOR_ASKED if docnum in plan.calculators else CALCULATOR_FACTOR_NOT_ASKED
-            else:
-                kind = factor.get(stored["kind"], 1.0)
-            if stored["kind"] == "section" and plan.question:
-                kind *= SECTION_FACTOR_QUESTION
+            kind = factor.get(stored["kind"], 1.0) if stored["kind"] != "calculator" else (
+                CALCULATOR_FACTOR_ASKED if docnum in plan.calculators else CALCULATOR_FACTOR_NOT_ASKED)
             return (docnum in named, docnum in titled,
                     round((share + every + SCORE_WEIGHT * score[docnum] / best) * kind, 9), -docnum)
 
@@ -795,7 +738,8 @@ class SearchIndex:
 
     def _hit(self, stored, marked):
         return Hit(id=stored["id"], game=stored["game"], section=stored["section"], kind=stored["kind"],
-                   title=stored["title"], url=stored["url"], snippet=snippet(stored["body"], marked[stored["game"]]),
+                   title=stored["title"], url=stored["url"],
+                   snippet=snippet(stored["body"], marked[stored["game"]], word_stems),
                    trail=list(stored["trail"]))
 
     @staticmethod
@@ -814,43 +758,10 @@ class SearchIndex:
         return self.speller.suggest(words_of(re.sub(r'["]', " ", text))[:MAX_QUERY_WORDS])
 
 
-@lru_cache(maxsize=4096)
-def _body_words(body):
-    """The words of a stored body, and for each stem the places of the words that have it."""
-    words = list(WORD.finditer(body))
-    places = {}
-    for place, match in enumerate(words):
-        word = match.group()
-        for stem in {t.text for t in ANALYZER(word)} | {t.text for t in PHRASE_ANALYZER(word)}:
-            places.setdefault(stem, []).append(place)
-    return words, places
-
-
-def snippet(body, marked, width=180):
-    """An escaped excerpt of ``body`` around its first matching word, matches in <mark>."""
-    words, places = _body_words(body)
-    hits = [words[i] for i in sorted({i for stem in marked if stem in places for i in places[stem]})]
-    if not hits:
-        return Markup(escape(body[:width] + ("…" if len(body) > width else "")))
-    start = max(0, hits[0].start() - 50)
-    if start:
-        space = body.find(" ", start)
-        start = space + 1 if 0 <= space < hits[0].start() else start
-    end = min(len(body), start + width)
-    if end < len(body):
-        space = body.rfind(" ", start, end)
-        end = space if space > hits[0].end() else end
-    out = ["…" if start else ""]
-    position = start
-    for match in hits:
-        if match.start() < position or match.end() > end:
-            continue
-        out.append(str(escape(body[position:match.start()])))
-        out.append(f"<mark>{escape(match.group())}</mark>")
-        position = match.end()
-    out.append(str(escape(body[position:end])))
-    out.append("…" if end < len(body) else "")
-    return Markup("".join(out))
+@lru_cache(maxsize=20000)
+def word_stems(word):
+    """A word's stems as the index holds them, whole and split at hyphens: what snippets mark."""
+    return frozenset(t.text for t in ANALYZER(word)) | frozenset(t.text for t in PHRASE_ANALYZER(word))
 
 
 def get_search_index() -> SearchIndex:

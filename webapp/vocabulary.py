@@ -19,6 +19,7 @@ from .content import SAFE_LOADER, ContentError
 FILE_NAME = "vocabulary.yaml"
 MAX_PHRASE_WORDS = 4
 MAX_NAME_WORDS = 6  # "war of the ring card game"
+WORD = re.compile(r"\w+(?:[-'’]\w+)*")  # a word as typed or printed: re-roll, Durin's
 ITEM_KEYS = ("players", "rules")
 
 

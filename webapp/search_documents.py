@@ -1,0 +1,64 @@
+"""What search indexes: one document per section, phase, step, rule, glossary term and calculator.
+
+Each document is a plain mapping of the index's fields, drawn from the loaded content; the
+search module turns them into its in-memory index.
+"""
+from __future__ import annotations
+
+import re
+
+
+def tidy(text):
+    """Rule text as a reader expects it: no space before punctuation, none inside brackets."""
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+([.,;:!?)])", r"\1", text))
+
+
+def documents(library):
+    """One search document per section, phase, step, rule, glossary term and calculator."""
+    for section in library.sections():
+        game = library.games[section.game]
+        yield {
+            "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
+            "title": section.title, "aliases": "", "body": tidy(f"{section.summary} {section.text}".strip()),
+            "context": "", "url": section.url, "trail": [game.short_title, section.title],
+        }
+        for entry in section.walk():
+            trail = [game.short_title, section.title]
+            parent = entry.parent
+            ancestors = []
+            while parent is not None:
+                ancestors.insert(0, parent.title)
+                parent = parent.parent
+            trail.extend(ancestors)
+            yield {
+                "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
+                "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
+                "body": tidy(entry.text), "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
+            }
+    yield from calculator_documents(library)
+
+
+def calculators_of(library):
+    """Every calculator of a loaded game."""
+    from .calculators import CALCULATORS
+
+    return [calculator for calculator in CALCULATORS.values() if calculator.game in library.games]
+
+
+def calculator_url(calculator):
+    """The calculator's page (calculators.views serves /<game>/calc/<slug>; a test opens every one)."""
+    return f"/{calculator.game}/calc/{calculator.slug}"
+
+
+def calculator_documents(library):
+    """A calculator is found by its name, the rules it works out, and the words players ask it with."""
+    asked_with = library.vocabulary.calculators if library.vocabulary else {}
+    for calculator in calculators_of(library):
+        game = library.games[calculator.game]
+        rules = [entry.title for _, entry in library.entries_for_calculator(calculator.id)]
+        yield {
+            "id": f"{game.id}:calc/{calculator.slug}", "game": game.id, "section": "calc", "kind": "calculator",
+            "title": calculator.title, "aliases": " ".join(("calculator", *asked_with.get(calculator.id, ()))),
+            "body": tidy(f"Calculator for {'; '.join(rules)}." if rules else "Calculator."),
+            "context": "Calculators", "url": calculator_url(calculator), "trail": [game.short_title, "Calculators"],
+        }
