@@ -9,7 +9,7 @@ from bench.search_quality import question_files
 from webapp import default_config
 from webapp.content import GAME_IDS
 from webapp.content_store import read_library
-from webapp.search import SearchIndex, fold, get_search_index, search
+from webapp.search import SearchIndex, fold, get_search_index, search, stems
 
 QUESTIONS = sorted(Path(__file__).parent.glob("search_questions/*.yaml"))
 
@@ -313,3 +313,21 @@ def test_only_the_calculator_asked_for_comes_first(app):
 
 def test_numbers_in_the_plural_are_numbers(app):
     assert {"wotr:combat-roll", "wotr:round-combat-roll"} & set(top_ids(app, "hits on 5s and 6s", "wotr"))
+
+
+def test_no_player_phrase_shrinks_to_one_word_of_the_rules(app, library):
+    """Search drops little words (in, of, the): "moved in" would otherwise stand for every "move"."""
+    with app.app_context():
+        index = get_search_index()
+    rules_words = set().union(*(index.terms[name] for name in ("title", "aliases", "body")))
+    shrunk = [(scope, phrase) for scope, rewrites in library.vocabulary.rewrites.items() for rewrite in rewrites
+              for phrase in rewrite.players
+              if len(phrase.split()) > 1 and len(stems(phrase)) == 1 and stems(phrase)[0] in rules_words]
+    assert not shrunk
+
+
+def test_a_lone_player_word_finds_the_glossary_entry_of_the_rules_word(app):
+    results = top(app, "epidemic", "fotf")
+    assert results.hits[0].id == "fotf:skies-darken"
+    assert [(r.typed, r.rules) for r in top(app, "what is an epidemic", "fotf").rewrites] == [
+        ("epidemic", ("skies darken",))]

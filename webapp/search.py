@@ -669,7 +669,7 @@ class SearchIndex:
         population = len(allowed) if allowed is not None else len(self.stored)
         weights = [math.log(1 + population / len(found)) ** RARITY for _, found in groups]  # rare words say more
         total_weight = sum(weights)
-        lone = plan.definition or (len(groups) == 1 and groups[0][0].term and not plan.question)
+        lone = plan.definition or (len(groups) == 1 and not plan.question)
         coverage, score, fit, matched = {}, {}, {}, {}
         game_of = self.doc_game
         for weight, (_, found) in zip(weights, groups):
@@ -693,8 +693,14 @@ class SearchIndex:
                   "section": SECTION_FACTOR_QUESTION if plan.question else 1.0}
         best = max(score.values())
 
-        # a lone term, or "what is" one, is answered by the glossary entry it names
-        named = self.named_terms.get(groups[0][0].key, ()) if lone and len(groups) == 1 else ()
+        # a lone term, or "what is" one, is answered by the glossary entry it names (or, for a
+        # player's word, the entry of the rules' word for it: "epidemic" is Skies Darken)
+        named = set()
+        if lone and len(groups) == 1:
+            group = groups[0][0]
+            rules = group.meaning[1] if isinstance(group.meaning, tuple) else ()
+            for key in (group.key, *(" ".join(stems(r)) for r in rules)):
+                named |= self.named_terms.get(key, set())
         # a query whose words are a title asks for that entry; a question's lone word, or a
         # question about a glossary term, still wants the rule that answers it
         asked = frozenset(s for group in plan.groups for s in group.key.split())
@@ -749,7 +755,8 @@ class SearchIndex:
         n = len(key.split())
         for i in range(len(words)):
             for j in range(i + 1, min(len(words), i + n + 2) + 1):
-                if " ".join(s for w in words[i:j] for s in stems(w)) == key:
+                # "epidemic", not "is an epidemic": the little words around a phrase are not part of it
+                if stems(words[i]) and stems(words[j - 1]) and " ".join(s for w in words[i:j] for s in stems(w)) == key:
                     return " ".join(words[i:j])
         return key
 
