@@ -384,6 +384,7 @@ class SearchIndex:
         reader = self.searcher.reader()
         self.stored = dict(reader.iter_docs())
         self.doc_game = [self.stored[docnum]["game"] for docnum in range(len(self.stored))]
+        self.doc_kind = [self.stored[docnum]["kind"] for docnum in range(len(self.stored))]
         docnums = {fields["id"]: docnum for docnum, fields in self.stored.items()}
         # a calculator answers for the rules it works out: "odds of a corruption check"
         self.calculator_rules = {
@@ -689,7 +690,7 @@ class SearchIndex:
                 fit[g] = fit.get(g, 0.0) + share * value / best
         if game is not None:
             fit = {}
-        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION,
+        factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION, "calculator": CALCULATOR_FACTOR_NOT_ASKED,
                   "section": SECTION_FACTOR_QUESTION if plan.question else 1.0}
         best = max(score.values())
 
@@ -705,15 +706,14 @@ class SearchIndex:
         # question about a glossary term, still wants the rule that answers it
         asked = frozenset(s for group in plan.groups for s in group.key.split())
         titled = self.titles.get(asked, set()) if lone or len(asked) > 1 else set()
+        kind_of, asked_for = self.doc_kind, plan.calculators
         if plan.question:
-            titled = {docnum for docnum in titled if self.stored[docnum]["kind"] != "term"}
+            titled = {docnum for docnum in titled if kind_of[docnum] != "term"}
 
         def key(docnum):
-            stored = self.stored[docnum]
-            share = coverage[docnum] + GAME_FIT * fit.get(stored["game"], 0.0)
+            share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0)
             every = ALL_BONUS if matched[docnum] == len(groups) else 0.0
-            kind = factor.get(stored["kind"], 1.0) if stored["kind"] != "calculator" else (
-                CALCULATOR_FACTOR_ASKED if docnum in plan.calculators else CALCULATOR_FACTOR_NOT_ASKED)
+            kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
             return (docnum in named, docnum in titled,
                     round((share + every + SCORE_WEIGHT * score[docnum] / best) * kind, 9), -docnum)
 
