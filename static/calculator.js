@@ -5,6 +5,21 @@
   var form = document.getElementById("calc-form");
   if (!form) return;
 
+  // --- errors: the list at the top takes the focus, so it is read out; a link in it goes to the
+  // field with its label in view and puts the cursor in the box
+  var summary = document.querySelector("[data-error-summary]");
+  if (summary) {
+    summary.focus();
+    summary.addEventListener("click", function (e) {
+      var link = e.target.closest("a[href^='#']");
+      var control = link && document.getElementById(link.hash.slice(1));
+      if (!control) return;
+      e.preventDefault();
+      (control.closest(".field, fieldset") || control).scrollIntoView();
+      control.focus({ preventScroll: true });
+    });
+  }
+
   // --- steppers: the buttons and the arrow keys move the number within its bounds. A box that may
   // be left blank (data-blank: blank has its own meaning) empties below its minimum and starts there.
   function step(input, by) {
@@ -57,7 +72,7 @@
   function applyConditions() {
     Array.prototype.forEach.call(form.querySelectorAll("[data-shown-when]"), function (element) {
       var conditions = JSON.parse(element.getAttribute("data-shown-when"));
-      var shown = conditions.some(holds) || !!element.querySelector(".field-error");
+      var shown = conditions.some(holds) || !!element.querySelector(".field-error, [aria-invalid='true']");
       element.hidden = !shown;
       // a hidden field sends nothing, so it is read as blank: it does not apply
       Array.prototype.forEach.call(element.querySelectorAll("input, select"), function (control) {

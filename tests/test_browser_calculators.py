@@ -125,6 +125,68 @@ def test_two_players_stack_on_a_phone_and_sit_side_by_side_on_a_wide_screen(phon
 # --------------------------------------------------------------------------- bad or empty input
 
 
+def typed_boxes(page):
+    """The boxes a player types numbers into (steppers, a list's boxes), as shown."""
+    return page.locator(".calc-form [data-stepper] input:visible, .calc-form .boxes input:visible")
+
+
+ERROR_CASES = [pytest.param(calc_id, None, "x", id=f"{calc_id}:last-box") for calc_id in CALCULATORS] + [
+    # what players reported: the only error was 2,400 px down, or just below the first screen
+    pytest.param("meccg-council", "p2_misc", "two", id="meccg-council:p2_misc"),
+    pytest.param("wotr-roll", "leadership", "lots", id="wotr-roll:leadership"),
+]
+
+
+@pytest.mark.parametrize("calc_id, name, typed", ERROR_CASES)
+def test_a_bad_value_is_named_at_the_top_of_the_first_screen_with_no_result(phone, live_server, shots, calc_id,
+                                                                            name, typed):
+    calc = CALCULATORS[calc_id]
+    phone.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
+    # the box farthest down the form, unless the case names one
+    box_id = f"f-{name}" if name else typed_boxes(phone).last.get_attribute("id")
+    box = phone.locator(f"#{box_id}")
+    box.fill(typed)
+    response = calculate(phone)
+    assert response.status == 400
+    assert phone.locator("section.result").count() == 0
+    assert phone.title().startswith("Error: ")
+    summary = phone.locator(".error-summary")
+    where = in_first_screen(phone, ".error-summary")
+    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    assert summary.get_attribute("role") == "alert"
+    assert phone.evaluate("document.activeElement.matches('.error-summary')"), "the summary takes the focus"
+    links = summary.locator("a")
+    assert links.count() == 1
+    assert links.first.get_attribute("href") == f"#{box_id}"
+    assert "must be" in links.first.inner_text()
+    light_and_dark(phone, shots, f"{calc_id}-error" + (f"-{name}" if name else ""))
+    phone.emulate_media(color_scheme="light")
+    # the link goes to the box, its label in view under the header, the cursor in it, what was typed kept
+    links.first.click()
+    assert phone.evaluate("document.activeElement.id") == box_id
+    field = in_first_screen(phone, f"#{box_id}")
+    assert field["headerBottom"] <= field["top"] and field["bottom"] <= field["height"], field
+    assert box.input_value() == typed and box.get_attribute("aria-invalid") == "true"
+    assert phone.locator(f"#{box.get_attribute('aria-describedby')}").is_visible()
+
+
+def test_the_error_list_is_at_the_top_without_javascript(browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    response = page.goto(f"{live_server}/meccg/calc/council?p1_character=10&p2_misc=two&ruleset=seed")
+    assert response.status == 400
+    where = in_first_screen(page, ".error-summary")
+    assert where["bottom"] <= where["height"], where
+    link = page.locator(".error-summary a")
+    assert link.inner_text() == "Player 2 — Miscellaneous points: must be a whole number from -100 to 100"
+    link.click()  # a plain link to the box
+    assert page.url.endswith("#f-p2_misc")
+    box = in_first_screen(page, "#f-p2_misc")
+    assert box["headerBottom"] <= box["top"] and box["bottom"] <= box["height"], box
+    assert page.input_value("#f-p2_misc") == "two"
+    context.close()
+
+
 def assert_refused(page, response, name, kept=None):
     assert response.status == 400
     error = page.locator(f"#e-{name}")
@@ -155,6 +217,13 @@ def test_a_box_of_a_fixed_list_and_a_card_refuse_bad_input(phone, live_server):
     phone.goto(f"{live_server}/meq/calc/dominance")
     phone.locator("#f-sauron_to_finale-2").fill("x")
     assert_refused(phone, calculate(phone), "sauron_to_finale")
+    # only the bad box is marked, and the message names it
+    assert [phone.locator(f"#f-sauron_to_finale-{box}").get_attribute("aria-invalid") for box in (1, 2, 3)] == \
+        [None, "true", None]
+    assert "(marker 2 is not)" in phone.locator("#e-sauron_to_finale").inner_text()
+    colours = [phone.locator(f"#f-sauron_to_finale-{box}").evaluate("e => getComputedStyle(e).borderTopColor")
+               for box in (1, 2, 3)]
+    assert colours[0] == colours[2] != colours[1], colours
     phone.goto(f"{live_server}/wotr-cards/calc/combat")
     phone.locator("#f-defenders-2-defence").fill("-1")
     assert_refused(phone, calculate(phone), "defenders-2-defence", kept="-1")

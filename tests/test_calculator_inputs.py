@@ -45,8 +45,15 @@ def applying_values(calc, member):
 
 
 def error_text(page, name):
-    found = re.search(rf'id="e-{re.escape(name)}" role="alert">(.*?)</p>', page, re.S)
+    found = re.search(rf'id="e-{re.escape(name)}">(.*?)</p>', page, re.S)
     return html.unescape(found.group(1)) if found else None
+
+
+def summary_links(page):
+    """(the id linked to, the text) of each error in the list at the top of the page."""
+    found = re.search(r'<div class="error-summary".*?</div>', page, re.S)
+    return [(anchor, html.unescape(text)) for anchor, text in re.findall(r'<a href="#([^"]+)">(.*?)</a>', found.group(0))] \
+        if found else []
 
 
 def headline(page):
@@ -120,6 +127,11 @@ def test_a_bad_value_is_refused_beside_its_field_and_on_the_api(client, calculat
     if member.kind in ("integer", "integer_list", "text") and member.widget_hint() != "boxes":
         assert f'name="{name}" value="{html.escape(text[:MAX_TEXT])}"' in shown  # what was typed is kept
     assert 'class="result"' not in shown
+    # and at the top of the page, above the form, linked to a control of the field
+    links = summary_links(shown)
+    assert len(links) == 1 and links[0][1].endswith(message), (links, message)
+    assert f'id="{links[0][0]}"' in shown and links[0][0].startswith(f"f-{name}")
+    assert shown.index('class="error-summary"') < shown.index('id="calc-form"')
     for api in calc.apis:
         if api.method == "GET":
             response = client.get(api.path, query_string=replaced(api_query(calc, values), name, [(name, text)]))
@@ -131,8 +143,18 @@ def test_a_box_of_a_fixed_list_keeps_what_was_typed(client, calculators):
     calc = calculators["meq-dominance"]
     query = replaced(calc.form_query(), "sauron_to_finale", [("sauron_to_finale", text) for text in ("10", "x", "14")])
     shown = client.get(page_url(calc), query_string=query).get_data(as_text=True)
-    assert error_text(shown, "sauron_to_finale").startswith("Sauron's markers: spaces to the Finale: must be 3 ")
+    assert error_text(shown, "sauron_to_finale") == ("Sauron's markers: spaces to the Finale: must be 3 whole numbers "
+                                                     "from 0 to 50, one per marker (marker 2 is not)")
     assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', shown) == ["10", "x", "14"]
+    # only the bad box is marked, and the list at the top links to it
+    boxes = re.findall(r'<input id="f-sauron_to_finale-(\d)"[^>]*>', shown)
+    tags = re.findall(r'<input id="f-sauron_to_finale-\d"[^>]*>', shown)
+    assert [(box, 'aria-invalid="true"' in tag) for box, tag in zip(boxes, tags)] == \
+        [("1", False), ("2", True), ("3", False)]
+    assert summary_links(shown)[0][0] == "f-sauron_to_finale-2"
+    blank = client.get(page_url(calc), query_string=replaced(calc.form_query(), "sauron_to_finale", [
+        ("sauron_to_finale", text) for text in ("10", "12", " ")])).get_data(as_text=True)
+    assert error_text(blank, "sauron_to_finale").endswith("(marker 3 is blank)")
 
 
 # --------------------------------------------------------------------------- nothing the player did not give
@@ -200,7 +222,7 @@ def test_a_blank_field_is_an_error_or_the_zero_it_shows_or_its_stated_meaning(cl
             assert re.search(rf'name="{re.escape(name)}" value=""', shown)
     else:
         # the same answer as the 0 it stands for, and the 0 is shown again in the form
-        assert page.status_code == 200, re.findall(r'role="alert">(.*?)</p>', shown)
+        assert page.status_code == 200, re.findall(r'class="field-error"[^>]*>(.*?)</p>', shown)
         given = client.get(page_url(calc), query_string=calc.form_query(zero_values))
         assert headline(shown) == headline(given.get_data(as_text=True)) is not None
         if isinstance(member, Integer):
@@ -233,7 +255,7 @@ def test_a_field_that_does_not_apply_may_be_left_blank_and_changes_nothing(clien
         query = [(key, value) for key, value in calc.form_query(values)
                  if key != member.name and not key.startswith(member.name + "-")]
         page = client.get(page_url(calc), query_string=query)
-        assert page.status_code == 200, (member.name, re.findall(r'role="alert">(.*?)</p>', page.get_data(as_text=True)))
+        assert page.status_code == 200, (member.name, re.findall(r'class="field-error"[^>]*>(.*?)</p>', page.get_data(as_text=True)))
         assert headline(page.get_data(as_text=True)) == headline(full)
 
 

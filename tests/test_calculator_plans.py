@@ -115,7 +115,7 @@ def test_a_bad_value_in_one_plan_is_shown_beside_that_plans_field_and_nothing_is
     response = client.get("/wotr/calc/roll", query_string=query)
     assert response.status_code == 400
     page = response.get_data(as_text=True)
-    assert re.search(r'id="e-b-strength" role="alert">Combat Strength: must be a whole number from 0 to 10', page)
+    assert re.search(r'id="e-b-strength">Combat Strength: must be a whole number from 0 to 10', page)
     assert 'name="b-strength" value="x"' in page and 'id="e-strength"' not in page
     assert 'class="result"' not in page and "headline comparison" not in page
 

@@ -4,6 +4,7 @@ Most cases pass their own face counts so the expected odds do not depend on the 
 placeholder counts in content/fotf/data/dice.yaml; the tests that use the file's counts read
 them from it.
 """
+import html
 import re
 from fractions import Fraction as F
 
@@ -74,7 +75,7 @@ def test_result_block_repeats_that_the_counts_are_unverified(client, dice):
 
 
 def test_the_face_counts_must_be_given(client, dice):
-    assert error_of(client, "/api/fotf/search?nazgul=1").startswith("slip_by: required: a whole number from 0 to 20")
+    assert error_of(client, "/api/fotf/search?nazgul=1").startswith("slip_by: required: a whole number from 0 to 6")
     faces = "&".join(f"{name}={count}" for name, count in dice["search"].items())
     body = client.get(f"/api/fotf/search?nazgul=1&{faces}").get_json()
     assert body["faces"] == dice["search"]
@@ -85,13 +86,49 @@ def test_the_face_counts_must_be_given(client, dice):
     assert body["hope_lost"] == approx([1 - p, p])
 
 
-def test_a_die_with_no_faces_is_refused_beside_the_first_face_field(client, calculators):
-    assert error_of(client, "/api/fotf/search?nazgul=1&slip_by=0&weary=0&exposed=0&recall=0").startswith(
-        "slip_by: the search die needs at least one face")
-    values, errors, raw, result = calculators["fotf-battle"].answer(MultiDict(
-        {"initiator": "attack", "friendly_troops": "1", "shadow_troops": "1", "rout": "0", "exchange": "0",
-         "overrun": "0", "nazgul": "0"}))
-    assert result is None and "rout" in errors
+FACE_TOTAL_CASES = [
+    # the player's report: seven faces on the search die
+    ("fotf-search", "nazgul=1&shadow_troops=1&slip_by=2&weary=1&exposed=2&recall=2", "search", 7),
+    ("fotf-search", "nazgul=1&slip_by=0&weary=0&exposed=0&recall=0", "search", 0),
+    ("fotf-battle", "initiator=attack&friendly_troops=2&shadow_troops=2&rout=2&exchange=2&overrun=1&nazgul=0",
+     "battle", 5),
+    ("fotf-ring", "nazgul=1&hope=3&slip_by=3&weary=3&exposed=3&recall=3", "search", 12),
+]
+
+
+@pytest.mark.parametrize("calc_id, query, die, total", FACE_TOTAL_CASES,
+                         ids=[f"{case[0]}:{case[3]}" for case in FACE_TOTAL_CASES])
+def test_the_faces_of_a_die_must_total_six_on_the_page_and_the_api(client, calculators, calc_id, query, die, total):
+    calc = calculators[calc_id]
+    names = fotf.DIE_FACES[die]
+    message = f"the faces of one die total 6; these total {total}"
+    api = client.get(f"/api/fotf/{calc.slug}?{query}")
+    assert api.status_code == 400
+    assert api.get_json() == {"error": f"{', '.join(names)}: {message}"}  # every face field named
+
+    page = client.get(f"/fotf/calc/{calc.slug}?{query}")
+    assert page.status_code == 400
+    shown = page.get_data(as_text=True)
+    assert 'class="result"' not in shown
+    labels = "Faces showing " + ", ".join(fotf.FACE_LABELS[name] for name in names[:-1]) + \
+        f" and {fotf.FACE_LABELS[names[-1]]}"
+    # once beside the first face field, every face box marked and pointing at it, and in the list at the top
+    beside = re.findall(r'<p class="field-error" id="e-([a-z_]+)">(.*?)</p>', shown)
+    assert [(name, html.unescape(text)) for name, text in beside] == [(names[0], f"{labels}: {message}")]
+    for name in names:
+        assert re.search(rf'id="f-{name}" name="{name}" value="\d+"[^>]* aria-invalid="true" '
+                         rf'aria-describedby="e-{names[0]}"', shown), name
+    summary = re.search(r'<div class="error-summary".*?</div>', shown, re.S).group(0)
+    assert f'<a href="#f-{names[0]}">{labels}: {message}</a>' in html.unescape(summary)
+    # what was typed is kept
+    for name, count in parse_qsl(query):
+        if name in names:
+            assert f'name="{name}" value="{count}"' in shown
+
+
+def test_the_face_fields_say_what_a_die_allows(client):
+    shown = client.get("/fotf/calc/battle").get_data(as_text=True)
+    assert "The faces of one die total 6." in shown
 
 
 # --------------------------------------------------------------------------- search roll
@@ -155,7 +192,7 @@ def test_search_page_bad_value_is_shown_beside_the_field_and_kept(client):
     ("dice=8", "dice: must be a whole number from 0 to 7"),
     ("dice=two", "dice: must be a whole number from 0 to 7"),
     ("in_haven=maybe", "in_haven: must be true or false (also 1 or 0)"),
-    ("weary=-1", "weary: must be a whole number from 0 to 20"),
+    ("weary=-1", "weary: must be a whole number from 0 to 6"),
     ("nazgul=3&dice=2", "dice: more Nazgûl (3) than search dice (2): each Nazgûl in Frodo's region rolls a die"),
     ("nazgul=1&shadow_troops=3&dice=2", "dice: 1 Nazgûl and 3 shadow troops roll 4 search dice (1 when the shadow "
                                         "troops are ignored), not 2"),
@@ -257,7 +294,7 @@ def test_the_results_to_reroll_are_asked_for_only_with_rerolls(client):
     # no box ticked while rerolling: an error beside the boxes, not a silent choice
     none = client.get(f"/fotf/calc/battle?{base}&rerolls=1")
     assert none.status_code == 400
-    assert 'id="e-reroll_results" role="alert">Results to reroll, worst first: required:' in none.get_data(as_text=True)
+    assert 'id="e-reroll_results">Results to reroll, worst first: required:' in none.get_data(as_text=True)
     assert error_of(client, f"/api/fotf/battle?{base}&rerolls=1").startswith("reroll_results: required: ")
     assert error_of(client, f"/api/fotf/battle?{base}&rerolls=1&reroll_results=rout").startswith(
         "reroll_results: must be some of nazgul, overrun, exchange")

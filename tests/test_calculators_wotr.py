@@ -21,7 +21,7 @@ ONE_ON_ONE = {"attacker_regulars": "1", "attacker_elites": "0", "attacker_policy
 
 def page(client, query):
     response = client.get("/wotr/calc/battle?" + urlencode(query))
-    assert response.status_code == 200, re.findall(r'role="alert">(.*?)</p>', response.get_data(as_text=True))
+    assert response.status_code == 200, re.findall(r'class="field-error"[^>]*>(.*?)</p>', response.get_data(as_text=True))
     return response.get_data(as_text=True)
 
 
@@ -195,7 +195,7 @@ def test_boxes_that_make_no_rounds_are_refused_beside_the_field(client, start, r
     response = client.get("/wotr/calc/battle?" + urlencode(query))
     assert response.status_code == 400
     shown = response.get_data(as_text=True)
-    error = html.unescape(re.search(r'id="e-attacker_modifier_rounds" role="alert">(.*?)</p>', shown).group(1))
+    error = html.unescape(re.search(r'id="e-attacker_modifier_rounds">(.*?)</p>', shown).group(1))
     assert error == ("Attacker modifiers apply: must be a round from 1 to 100 to start from, and how many rounds "
                      "(blank: to the end), ending by round 100")
     assert f'id="f-attacker_modifier_rounds-from" name="attacker_modifier_rounds" value="{html.escape(start)}"' in shown

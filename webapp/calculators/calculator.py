@@ -135,6 +135,12 @@ class Calculator:
                  for condition in conditions]
         return "Read only when " + ", or when ".join(words) + "."
 
+    def legend_if_shared(self, member) -> str:
+        """The legend of the field's group when another field has the same label (each player's points)."""
+        if sum(other.label == member.label for other in self.fields) < 2:
+            return ""
+        return next(group.legend for group in self.groups if member in group.fields)
+
     def applying(self, values) -> set:
         """The names of the fields that apply to these values (a field whose condition's field
         could not be read counts as applying, so its own errors still show)."""
@@ -176,6 +182,27 @@ class Calculator:
                 parts += texts
         return parts
 
+    def problems(self, errors, prefix="", where="", form_anchor="") -> dict:
+        """The errors as a page shows them, in the form's order: a Problem by every name that has an
+        error (the names of one error share it). ``where`` names the plan, when the page holds several;
+        ``form_anchor`` is the id an error about the whole form links to."""
+        found = {}
+        if "_form" in errors:
+            found["_form"] = Problem(prefix + "_form", "", errors["_form"], form_anchor, where)
+        for member in self.fields:
+            if isinstance(member, Records):
+                found.update(record_problems(member, errors, prefix, where))
+                continue
+            if member.name not in errors or errors.names_of(member.name)[0] != member.name:
+                continue
+            names = errors.names_of(member.name)
+            box = errors.boxes.get(member.name)
+            problem = Problem(prefix + member.name, joint_label([self.field(name).label for name in names]),
+                              errors[member.name], member.control_id(prefix + member.name, box),
+                              ", ".join(filter(None, (where, self.legend_if_shared(member)))), (box,) if box else ())
+            found.update({name: problem for name in names})
+        return found
+
     def bind(self, library) -> Calculator:
         """The calculator with what it reads from the loaded content in place."""
         if not self.data:
@@ -209,11 +236,63 @@ class Calculator:
             try:
                 result = self.run(values)
             except InputError as error:  # what only the engine can judge, such as two fields together
-                if error.field in values:
-                    errors[error.field] = error.message
+                if all(name in values for name in error.fields):
+                    errors.add(error)
                 else:
                     errors["_form"] = str(error)
         return values, errors, raw, result
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An error as a page shows it: beside the first field it names, and in the list of errors at
+    the top of the page, linked to the control to change."""
+
+    name: str  # the first field it names, as the form names it (with the plan's prefix; a record's box: cards-2-attack)
+    label: str  # the fields it names, in the form's words
+    message: str
+    anchor: str  # the id of the control the list at the top links to
+    where: str = ""  # what the list at the top says first: the plan, the card
+    boxes: tuple = ()  # the numbers (from 1) of a list's boxes at fault; none: the whole field
+
+    @property
+    def text(self) -> str:
+        """The error in the list at the top: where, the fields, what is allowed."""
+        said = f"{self.label}: {self.message}" if self.label else self.message
+        return f"{self.where} — {said}" if self.where else said
+
+
+def record_problems(member, errors, prefix, where) -> dict:
+    """The errors of a list of records entered one by one: the list's own, then record by record."""
+    found = {}
+    if member.name in errors:
+        found[member.name] = Problem(prefix + member.name, member.label, errors[member.name],
+                                     member.control_id(prefix + member.name), where)
+    order = [field.name for field in member.fields]
+    keys = []
+    for name in errors:
+        number, _, part = name.removeprefix(member.name + "-").partition("-")
+        if name.startswith(member.name + "-") and number.isdigit() and part in order:
+            keys.append((int(number), order.index(part), name))
+    for number, index, name in sorted(keys):
+        field = member.fields[index]
+        card = f"{member.label}, {member.item} {number}"
+        found[name] = Problem(prefix + name, field.label, errors[name], field.control_id(prefix + name),
+                              f"{where}, {card}" if where else card)
+    return found
+
+
+def joint_label(labels) -> str:
+    """The labels of fields named together, their shared first words said once:
+    "Faces showing slip by, weary and recall"."""
+    if len(labels) == 1:
+        return labels[0]
+    words = [label.split() for label in labels]
+    shared = 0
+    while all(len(split) > shared + 1 and split[shared] == words[0][shared] for split in words):
+        shared += 1
+    rest = [" ".join(split[shared:]) for split in words]
+    return " ".join([*words[0][:shared], ", ".join(rest[:-1]) + " and " + rest[-1]])
 
 
 def blank(typed) -> bool:

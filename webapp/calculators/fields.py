@@ -83,7 +83,8 @@ class Field:
     name: str
     label: str
     _: KW_ONLY
-    help: str = ""
+    help: str = ""  # for players: no query, JSON or parameter names (api_help holds those)
+    api_help: str = ""  # what a program needs besides the help (how a query or a JSON body writes it); OpenAPI only
     default: object = REQUIRED  # what a blank or missing value means: REQUIRED, None or the kind's zero
     blank: str = ""  # with default None: what a blank means, in words that stand alone ("fought to the end")
     example: object = SAME  # what the empty form shows first
@@ -122,6 +123,17 @@ class Field:
 
     def widget_hint(self) -> str:
         return self.widget or "text"
+
+    def control_id(self, name, box=None) -> str:
+        """The id of the form control a link to the field goes to: its first, or the list's box ``box``."""
+        widget = self.widget_hint()
+        if widget in ("radio", "checks"):
+            return f"f-{name}-{self.values[0]}"
+        if widget == "window":
+            return f"f-{name}-from"
+        if widget == "boxes":
+            return f"f-{name}-{box or 1}"
+        return f"f-{name}"
 
     def form_pairs(self, name, value) -> list:
         """The parameters a browser sends for the value in this field's form widget."""
@@ -561,10 +573,15 @@ class IntegerList(Field):
 
     def read_text(self, text, path):
         numbers = [whole_number(part) for part in text.split(",")]
-        if any(number is None or not self.minimum <= number <= self.maximum for number in numbers):
-            raise self.refusal(path)
         if self.count is not None and len(numbers) != self.count:
             raise InputError(path, f"must be {self.allowed()} (got {len(numbers)})")
+        for number, (part, value) in enumerate(zip(text.split(","), numbers), start=1):
+            if value is None or not self.minimum <= value <= self.maximum:
+                if self.count is None:
+                    raise self.refusal(path)
+                # one box per number: say which, so the form marks that box alone
+                got = "is blank" if not part.strip() else "is not"
+                raise InputError(path, f"must be {self.allowed()} ({self.item} {number} {got})", item=number)
         return self.check_length(numbers, path)
 
     def read_json(self, value, path):
@@ -681,6 +698,10 @@ class Records(Field):
     def given(self, args, name):
         return any(key.startswith(name + "-") for key in args)
 
+    def control_id(self, name, box=None):
+        first = self.fields[0]
+        return first.control_id(f"{name}-1-{first.name}")
+
     def shown(self, rows):
         return [{member.name: member.shown(row[member.name]) for member in self.fields} for row in rows]
 
@@ -727,22 +748,52 @@ class Records(Field):
 # --------------------------------------------------------------------------- reading many fields
 
 
+class Errors(dict):
+    """Error messages by field name, as a form names the field less a plan's prefix (a record's
+    box: cards-2-attack). An error that names several fields (wrong only together) is under each
+    of them, and ``together`` gives each of those names all of them, first name first; an error
+    about one box of a list gives the box's number in ``boxes``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.together = {}
+        self.boxes = {}
+
+    def add(self, error: InputError, prefix=""):
+        names = tuple(name.removeprefix(prefix) for name in error.fields)
+        for name in names:
+            self[name] = error.message
+            if len(names) > 1:
+                self.together[name] = names
+        if error.item is not None:
+            self.boxes[names[0]] = error.item
+
+    def names_of(self, name) -> tuple:
+        """Every field the error under ``name`` names."""
+        return self.together.get(name, (name,))
+
+    def first(self) -> str:
+        """The first error as the API gives it: "name: message" (several names, comma-separated)."""
+        name, message = next(iter(self.items()))
+        return message if name == "_form" else f"{', '.join(self.names_of(name))}: {message}"
+
+
 def read_query(fields, args, prefix=""):
     """Read fields from a form or query string (a mapping of lists, such as request.args).
 
-    Returns (values, errors, raw): values by field name, an error message by field name for each
-    field that could not be read, and the text typed into each field (so a form can show it
-    again; for a blank that stood for 0, the 0). ``prefix`` qualifies every parameter name, so
-    several plans can share one query string.
+    Returns (values, errors, raw): values by field name, the Errors of the fields that could not
+    be read, and the text typed into each field (so a form can show it again; for a blank that
+    stood for 0, the 0). ``prefix`` qualifies every parameter name, so several plans can share
+    one query string.
     """
-    values, errors, raw = {}, {}, {}
+    values, errors, raw = {}, Errors(), {}
     for member in fields:
         name = prefix + member.name
         raw[member.name] = member.shown(member.typed(args, name))
         try:
             values[member.name] = member.read_args(args, name)
-        except InputError as error:  # named as the form names it, less the prefix (a record's box: cards-2-attack)
-            errors[error.field.removeprefix(prefix)] = error.message
+        except InputError as error:
+            errors.add(error, prefix)
     return values, errors, raw
 
 
@@ -778,7 +829,7 @@ def object_schema(fields) -> dict:
 
 def describe(member) -> str:
     """A field's label and help, what each choice means and what leaving it out means, for OpenAPI."""
-    words = member.label + (f" — {member.help}" if member.help else "")
+    words = member.label + (f" — {member.help}" if member.help else "") + (f" {member.api_help}" if member.api_help else "")
     if isinstance(member, (Choice, ChoiceList)):
         words += " (" + "; ".join(f"{value}: {label}" for value, label in member.choices) + ")"
     if member.default is None:

@@ -5,6 +5,7 @@ fields and API parameters that must be given; the form prefills them from the co
 content/fotf/data/dice.yaml, and every page says whether those counts have been checked against
 the real dice.
 """
+from ..content import FOTF_DIE_SIDES
 from ..engines import fotf_dice
 from ..engines.inputs import InputError
 from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart,
@@ -29,9 +30,9 @@ FACES_UNCHECKED = "not in the rules; check your dice"
 def faces_notice(dice):
     """What the player must know about the prefilled face counts, in one sentence."""
     if dice["verified"]:
-        return "Prefilled with counts checked against the real dice."
+        return f"Prefilled with counts checked against the real dice. The faces of one die total {FOTF_DIE_SIDES}."
     return ("Not given in the rules summary; check your dice. The prefilled counts are a placeholder: count "
-            "the faces on your own dice and change them here.")
+            f"the faces on your own dice and change them here. The faces of one die total {FOTF_DIE_SIDES}.")
 
 
 def faces_group(die):
@@ -39,18 +40,22 @@ def faces_group(die):
     return Group(
         legend=lambda dice: f"Faces of the {die} die ({FACES_CHECKED if dice['verified'] else FACES_UNCHECKED})",
         fields=tuple(Integer(name, f"Faces showing {FACE_LABELS[name]}", example=Data(die, name), minimum=0,
-                             maximum=fotf_dice.MAX_FACES, short=FACE_LABELS[name])
+                             maximum=FOTF_DIE_SIDES, short=FACE_LABELS[name],
+                             api_help=f"The counts of {', '.join(DIE_FACES[die])} total {FOTF_DIE_SIDES}, the faces "
+                                      f"of one die.")
                      for name in DIE_FACES[die]),
         note=faces_notice,
     )
 
 
 def faces_from(values, die):
-    """The face counts typed into the form; a die needs at least one face."""
+    """The face counts given for a die, which must add up to its faces, as the data file's must
+    (the form, the API and every FotF calculator check it here)."""
     names = DIE_FACES[die]
     counts = {name: values[name] for name in names}
-    if not any(counts.values()):
-        raise InputError(names[0], f"the {die} die needs at least one face; every count is 0")
+    total = sum(counts.values())
+    if total != FOTF_DIE_SIDES:
+        raise InputError(names[0], f"the faces of one die total {FOTF_DIE_SIDES}; these total {total}", *names[1:])
     return counts
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from .calculator import working
-from .fields import MAX_TEXT
+from .fields import MAX_TEXT, Errors
 
 LETTERS = "ABC"
 PREFIXES = ("", "b-", "c-")
@@ -42,7 +42,13 @@ class Plan:
     steps: list | None
     summary: list  # the inputs the result was worked out from, in a few words each
     rules_used: list  # [(rule, source)] the result used
+    problems: dict  # the errors as the page shows them, a Problem by every name that has one
     differs: bool = False  # the summary lists only what differs from the first plan
+
+    @property
+    def problem_list(self) -> list:
+        """Each error once, in the form's order."""
+        return list(dict.fromkeys(self.problems.values()))
 
 
 def plan_count(args) -> tuple[int, str]:
@@ -65,7 +71,7 @@ def read_plans(calc, args, count) -> list[Plan]:
         if submitted:
             values, errors, raw, result = calc.answer(args, prefix)
         else:
-            values, errors, result = calc.prefill(), {}, None
+            values, errors, result = calc.prefill(), Errors(), None
             raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
         applying = calc.applying(values)
         answered = result is not None
@@ -77,7 +83,9 @@ def read_plans(calc, args, count) -> list[Plan]:
                           charts=calc.charts(result) if answered else [],
                           steps=(calc.page_working or working)(result) if answered else None,
                           summary=calc.summary(values, applying) if answered else [],
-                          rules_used=calc.rules_used(result) if answered else []))
+                          rules_used=calc.rules_used(result) if answered else [],
+                          problems=calc.problems(errors, prefix, name if count > 1 else "",
+                                                 f"inputs-{letter.lower()}")))
     first = plans[0]
     for plan in plans[1:]:  # a later plan says only how it differs from the first, field by field
         if plan.summary and first.summary:

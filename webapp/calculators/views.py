@@ -52,7 +52,9 @@ def page(game_id, slug):
     if failed:  # no answer at all until every plan can be answered
         for plan in plans:
             plan.result = None
+    problems = [problem for plan in plans for problem in plan.problem_list]
     return render_template("calculator.html", calc=calc, game=game, plans=plans, count_error=count_error,
+                           problems=problems,
                            comparison=comparison(calc, plans), api_urls=api_urls, max_plans=MAX_PLANS,
                            rules=get_library().entries_for_calculator(calc.id)), 400 if failed else 200
 
@@ -60,8 +62,7 @@ def page(game_id, slug):
 def api_get(calc, api):
     values, errors, raw, result = calc.answer(request.args)
     if errors:
-        name, message = next(iter(errors.items()))
-        return error_response(400, message if name == "_form" else f"{name}: {message}")
+        return error_response(400, errors.first())
     return jsonify(api_body(result, api.result))
 
 

@@ -41,8 +41,9 @@ POINTS = icons("points", "Battleground victory points", "What the winner scores.
 # The cards: one record each, entered card by card on the page and as a list in a JSON body.
 DEFENDERS = Records(
     "defenders", "Defending cards", item="card", max_items=wotr_cards.MAX_CARDS, shorthand="defence",
-    help="In the order they are given up: each the number of defence icons it cancels, or {defence, items} "
-         "for a card carrying items (their icons count only with it).",
+    help="In the order they are given up: the defence icons each card cancels, and those of any items it "
+         "carries (an item's icons count only with its card).",
+    api_help="Each card is an object with defence and items, or just its defence icons as a number.",
     fields=(icons("defence", "Defence icons"),
             IntegerList("items", "Defence icons of the items it carries", default=(),
                         help="One number per item, e.g. 1,1; an item only counts with its card.",

@@ -5,13 +5,17 @@ class InputError(ValueError):
     """An engine input outside what the rules or the engine allow.
 
     ``field`` is the parameter's name as the API and the form know it (for example
-    ``attacker_regulars``); ``message`` says what is allowed, without the name.
+    ``attacker_regulars``); ``message`` says what is allowed, without the name. Inputs that are
+    wrong only together (the faces of one die) name the others too (``together``); an error about
+    one number of a list says which (``item``, counted from 1).
     """
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str, *together: str, item: int | None = None):
         self.field = field
+        self.fields = (field, *together)
         self.message = message
-        super().__init__(f"{field}: {message}")
+        self.item = item
+        super().__init__(f"{', '.join(self.fields)}: {message}")
 
 
 def require_int(name: str, value, low: int, high: int) -> int:
