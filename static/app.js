@@ -66,19 +66,35 @@
     box.hidden = false;
   }
 
+  // Offline (or the server out of reach), say so rather than show nothing.
+  function offline() {
+    box.textContent = "";
+    var note = document.createElement("p");
+    note.className = "live-empty";
+    note.textContent = "Search needs a connection: you are offline. Rule pages, checklists and print sheets you have visited still open.";
+    box.appendChild(note);
+    box.hidden = false;
+    lastQuery = "";  // look again once back online
+  }
+
   function lookup() {
     var q = input.value.trim();
     if (q.length < 2) { clear(); return; }
     if (q === lastQuery) return;
+    if (navigator.onLine === false) { offline(); return; }
     lastQuery = q;
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;
     var url = "/api/search?limit=8&q=" + encodeURIComponent(q);
     if (input.dataset.game) url += "&game=" + encodeURIComponent(input.dataset.game);
     fetch(url, controller ? { signal: controller.signal } : {})
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) { if (data && input.value.trim() === q) render(data); })
-      .catch(function () {});
+      .then(function (r) { return r.ok || r.status === 503 ? r.json() : null; })
+      .then(function (data) {
+        // the service worker answers "offline: ..." when there is no network
+        if (data && data.error && /^offline/.test(data.error)) throw new Error("offline");
+        if (data && data.results && input.value.trim() === q) render(data);
+      })
+      .catch(function (error) { if (error.name !== "AbortError" && input.value.trim() === q) offline(); });
   }
 
   input.setAttribute("aria-controls", "live-results");

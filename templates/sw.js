@@ -1,7 +1,14 @@
-// Red Book service worker: rule pages, checklists and print sheets work without a network.
+// Red Book service worker: rule pages, checklists and print sheets work without a network; search
+// and the calculators say that they need one.
 "use strict";
 const CACHE = {{ cache_name|tojson }};
 const PRECACHE = {{ urls|tojson }};
+// a page neither fetched nor saved: search and calculators need a connection, others were not saved
+const OFFLINE = {{ offline|tojson }};
+
+function offlinePage(url) {
+  return OFFLINE.find((page) => new RegExp(page.pattern).test(url.pathname)).url;
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -36,7 +43,7 @@ self.addEventListener("fetch", (event) => {
       .catch(() =>
         caches.match(request).then((hit) => {
           if (hit) return hit;
-          if (request.mode === "navigate") return caches.match("/offline");
+          if (request.mode === "navigate") return caches.match(offlinePage(url));
           return new Response(JSON.stringify({ error: "offline: this needs the network" }),
             { status: 503, headers: { "Content-Type": "application/json" } });
         })

@@ -229,6 +229,8 @@ def test_offline_rule_checklist_and_print_sheet_open_from_the_cache(new_page, li
         timeout=15000,
     )
     assert "/meq/print" in server_hits, "the precache should have fetched the print sheet from the server"
+    page.goto(live_server + "/wotr/calc/roll")  # a calculator's form, opened before going offline
+    page.wait_for_function("async () => !!(await caches.match('/wotr/calc/roll'))")
     page.context.set_offline(True)
     server_hits.clear()
 
@@ -247,9 +249,31 @@ def test_offline_rule_checklist_and_print_sheet_open_from_the_cache(new_page, li
     assert sheet.from_service_worker
     assert page.locator("h1").first.inner_text() == "Middle-earth Quest"
 
-    page.goto(f"{live_server}/fotf/calc/ring")
+    # search and the calculators say that they need a connection; a page never saved says so
+    page.goto(f"{live_server}/search?q=retreat")
+    assert page.locator("h1").inner_text() == "Search needs a connection"
+    assert "You are offline, and searching the rules runs on the server" in page.inner_text("main")
+    assert "not saved" not in page.inner_text("main")
+    page.goto(f"{live_server}/fotf/calc/ring?nazgul=2&hope=4")
+    assert page.locator("h1").inner_text() == "Calculators need a connection"
+    assert "the calculators work out their answers on the server, so they need a connection" in page.inner_text("main")
+    assert "not saved" not in page.inner_text("main")
+    page.goto(f"{live_server}/meccg/glossary?view=topics")
     assert page.locator("h1").inner_text() == "You are offline"
-    assert "calculators work out their answers on the server, so they need the network" in page.inner_text("main")
+    assert "This page was not saved on this device" in page.inner_text("main")
+
+    # a game's list of calculators was saved; a calculator's form opened before says it needs a connection
+    index = page.goto(f"{live_server}/fotf/calc/")
+    assert index.from_service_worker and page.locator("h1").inner_text() != "You are offline"
+    page.goto(f"{live_server}/wotr/calc/roll")
+    assert page.locator("[data-needs-network]").is_visible()
+    assert "needs a connection" in page.locator("[data-needs-network]").inner_text()
+
+    # search as you type says so too, rather than showing nothing
+    page.locator("#site-search").press_sequentially("retreat", delay=20)
+    note = page.locator("#live-results .live-empty")
+    note.wait_for()
+    assert note.inner_text().startswith("Search needs a connection: you are offline.")
 
     assert server_hits == [], f"the server was reached while offline: {server_hits}"
 
