@@ -14,7 +14,7 @@ import re
 import pytest
 
 from webapp.calculators import CALCULATORS
-from webapp.calculators.calculator import Calculator, check_blank
+from webapp.calculators.calculator import Calculator, Group, check_blank
 from webapp.calculators.fields import (MAX_TEXT, REQUIRED, Boolean, Choice, ChoiceList, Integer, IntegerList, Records,
                                        RoundWindow, Text, When, required)
 
@@ -406,3 +406,93 @@ def test_what_the_rules_forbid_is_the_same_error_on_the_page_and_the_api(client,
     response = client.get(api.path, query_string={**dict(api_query(calc, calc.prefill())), **texts})
     assert response.status_code == 400
     assert response.get_json() == {"error": f"{name}: {beside.removeprefix(calc.field(name).label + ': ')}"}
+
+
+# --------------------------------------------------------------------------- words for players
+
+# What only a program needs (how a query or a JSON body writes a value, names of parameters, files)
+# belongs in the OpenAPI description (a field's api_help), never in what a player reads.
+DEVELOPER_WORDS = re.compile(r"\b((?i:query|json|api|parameters?|endpoint|null|true|false|string|integer|boolean|array|"
+                             r"yaml)|None|GET|POST)\b")
+DEVELOPER_MARKS = ("{", "}", "[", "]", "_", "content/", ".yaml", "1e-", "==", "://")
+
+
+def developer_terms(text, names=()):
+    """The developer terms in a text a player reads: words, marks, and the names a program uses."""
+    found = [match.group(0) for match in DEVELOPER_WORDS.finditer(text)]
+    found += [mark for mark in DEVELOPER_MARKS if mark in text]
+    return found + [name for name in names if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+
+
+def program_names(calc):
+    """The names a program gives a calculator's fields and choices that are not plain words."""
+    names = set()
+    for field in calc.fields:
+        for member in (field, *(field.fields if isinstance(field, Records) else ())):
+            names.add(member.name)
+            names.update(value for value in getattr(member, "values", ()) if not value.isalpha())
+    return {name for name in names if not name.isalpha()}
+
+
+def player_texts(member):
+    """What a player reads of a field: its label, help, the meaning of a blank, its choices, its name in a summary."""
+    texts = [member.label, member.form_help, member.blank, member.short]
+    texts += [label for _, label in getattr(member, "choices", ())]
+    if isinstance(member, Records):
+        texts.append(member.item)
+    return [text for text in texts if text]
+
+
+def field_cases():
+    for calc in CALCULATORS.values():
+        for field in calc.fields:
+            for member in (field, *(field.fields if isinstance(field, Records) else ())):
+                yield pytest.param(calc.id, field.name, member.name, id=f"{calc.id}:{member.name}")
+
+
+@pytest.mark.parametrize("calc_id, field_name, member_name", list(field_cases()))
+def test_what_a_player_reads_of_a_field_has_no_developer_terms(calculators, calc_id, field_name, member_name):
+    calc = calculators[calc_id]
+    field = calc.field(field_name)
+    member = field if member_name == field_name else next(m for m in field.fields if m.name == member_name)
+    for text in player_texts(member):
+        assert developer_terms(text, program_names(calc)) == [], text
+
+
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_what_a_player_reads_of_a_calculator_has_no_developer_terms(client, calculators, calc_id):
+    calc = calculators[calc_id]
+    texts = [calc.title, calc.method]
+    for group in calc.groups:
+        texts += [group.legend, group.note]
+    for text in filter(None, texts):
+        assert developer_terms(text, program_names(calc)) == [], text
+    # and the page as a whole: its form's words, outside the markup
+    page = client.get(page_url(calc)).get_data(as_text=True)
+    form = re.search(r'<form id="calc-form".*?</form>', page, re.S).group(0)
+    form = re.sub(r"<template.*?</template>", "", form, flags=re.S)  # the script's copy of a card's boxes
+    words = html.unescape(re.sub(r"<[^>]+>", " ", form))
+    assert developer_terms(words, program_names(calc)) == [], words
+
+
+def test_developer_terms_are_found():
+    # the check above must be able to fail: the words players reported are found
+    assert developer_terms("One number per marker (in a query, separated by commas: 10,12,14).") == ["query"]
+    assert developer_terms("or {defence, items} for a card carrying items") == ["{", "}"]
+    assert developer_terms("Give nazgul_present, or see content/fotf/data/dice.yaml") == ["yaml", "_", "content/", ".yaml"]
+    assert developer_terms("Set it to skies-darken", {"skies-darken"}) == ["skies-darken"]
+    assert developer_terms("Nazgûl present; a Skies Darken card", {"skies-darken", "nazgul_present"}) == []
+
+
+def test_no_heading_is_repeated_under_itself(client, calculators):
+    # a fieldset's legend and the labels under it never say the same ("Combat / Combat")
+    for calc in calculators.values():
+        for group in calc.groups:
+            for field in group.fields:
+                assert field.label.casefold() != group.legend.casefold(), (calc.id, group.legend)
+        # nor does any heading of the page follow one that says the same
+        page = client.get(page_url(calc)).get_data(as_text=True)
+        headings = [html.unescape(re.sub(r"<[^>]+>", "", text)).strip().casefold()
+                    for text in re.findall(r"<(?:h\d|legend|label)\b[^>]*>(.*?)</(?:h\d|legend|label)>", page, re.S)]
+        repeated = [first for first, second in zip(headings, headings[1:]) if first and first == second]
+        assert repeated == [], (calc.id, repeated)

@@ -331,8 +331,8 @@ BATTLE = Calculator(
            "become casualties by each side's policy, and both Armies can fall in the same round. Every hit lowers "
            "the hit points left on the board, so the chain is solved in one pass in order of hit points, a run of "
            "rounds without a hit summed in one step, and that pass also gives the chance of each outcome round by "
-           "round. The sums are done in floating point, within 1e-12 of the exact fractions (checked against them "
-           "on many battles); the details give each figure to 10 decimal places, as the exact fractions run to "
+           "round. The sums are done in decimals, within a millionth of a millionth of the exact fractions (checked "
+           "against them on many battles); the details give each figure to 10 decimal places, as the exact fractions run to "
            "dozens of digits.",
     apis=(Api("/api/wotr/battle", "Outcome of a whole battle, round by round; standing or withdrawing",
               result=(*BATTLE_RESULT, ("stand", BATTLE_RESULT), "difference")),),

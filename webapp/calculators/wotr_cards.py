@@ -21,7 +21,7 @@ def icons(name, label, help_text="", **more):
 
 # --------------------------------------------------------------------------- fields
 
-COMBAT_KIND = Choice("combat", "Combat", example="path",
+COMBAT_KIND = Choice("combat", "Kind of combat", example="path",
                      choices=(("path", "Path combat"), ("battleground", "Battleground combat")))
 ORDER = Choice("order", "Defenders are given up", example="given",
                choices=tuple((order, ORDER_LABELS[order]) for order in wotr_cards.ORDERS))
@@ -104,8 +104,7 @@ COMBAT = Calculator(
     id="wotr-cards-combat", game="wotr-cards", slug="combat", title="Path and battleground combat",
     form=(
         Group("Combat", (COMBAT_KIND, ORDER)),
-        Group("Defending cards", (DEFENDERS.but(default=(), example=({"defence": 2}, {"defence": 1, "items": (1,)},
-                                                                       {"defence": 1})),)),
+        DEFENDERS.but(default=(), example=({"defence": 2}, {"defence": 1, "items": (1,)}, {"defence": 1})),
         Group("Path combat", (SHADOW_ATTACK, PATH_DEFENCE, PATH_POINTS), shown_when=(When("combat", "path"),)),
         Group("Battleground combat", (
             OWNER,
