@@ -359,7 +359,7 @@ def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server,
     response = calculate(phone)
     assert response.status == 200 and "defender_choice=compare" in phone.url and "siege_battles=2" in phone.url
     headline = phone.locator(".result .headline")
-    assert re.fullmatch(r"Withdraw into the Stronghold: the defender holds out [<>\d.]+% \(2 siege battles in a "
+    assert re.fullmatch(r"Withdraw into the Stronghold: [<>\d.]+% to hold out \(2 siege battles in a "
                         r"row\); stand in the field: [<>\d.]+%\.", headline.inner_text().strip())
     assert_headline_in_first_screen(phone)
     chart = in_first_screen(phone, ".result .chart")

@@ -253,7 +253,7 @@ def test_battle_page_permalink_and_bad_value(client):
     ok = client.get(f"/fotf/calc/battle?dice=1&initiator=attack&{BATTLE_FACES}&friendly_troops=1&shadow_troops=2"
                     "&in_haven=true&rerolls=0")
     assert ok.status_code == 200
-    assert "The haven falls 33%." in ok.get_data(as_text=True)
+    assert "33% to lose the haven." in ok.get_data(as_text=True)
     bad = client.get(f"/fotf/calc/battle?dice=&initiator=dragon&{BATTLE_FACES}")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
@@ -344,7 +344,7 @@ def test_ring_rerolls_stop_once_the_win_is_certain(client):
     assert going_on["expected_rerolls_spent"] == pytest.approx(float(F(5, 9)))
     assert stopping["expected_rerolls_spent"] == pytest.approx(float(F(1, 9)))
     page = client.get(base.replace("/api/fotf/ring", "/fotf/calc/ring") + "&stop_when_won=true").get_data(as_text=True)
-    assert "The One Ring is destroyed 96%." in page and "rerolls stop once the win is certain" in page
+    assert "96% to destroy the One Ring." in page and "rerolls stop once the win is certain" in page
     assert "Rerolls spent, on average</th><td>0.11</td>" in page
 
 
@@ -358,7 +358,7 @@ def test_ring_api_caps_the_dice_at_seven(client):
 def test_ring_page_permalink_and_bad_value(client):
     ok = client.get(f"/fotf/calc/ring?nazgul=1&shadow_troops=0&hope=2&hope_missing=1&{SEARCH_FACES}&rerolls=0")
     assert ok.status_code == 200
-    assert "The One Ring is destroyed 89%." in ok.get_data(as_text=True)
+    assert "89% to destroy the One Ring." in ok.get_data(as_text=True)
     bad = client.get(f"/fotf/calc/ring?nazgul=1&hope=0&{SEARCH_FACES}")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)

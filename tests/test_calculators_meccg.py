@@ -86,7 +86,7 @@ def test_influence_page_permalink_and_bad_value(client):
                     "&controller_direct_influence=0&mind=5&identical=false")
     assert ok.status_code == 200
     # 575/1296 = 44.4%
-    assert "The influence attempt succeeds 44%: your roll minus your opponent's must be at least 1." \
+    assert "44% to succeed: your roll minus your opponent's must be at least 1." \
         in unescape(ok.get_data(as_text=True))
     bad = client.get("/meccg/calc/influence?kind=character&direct_influence=31")
     assert bad.status_code == 400
@@ -126,7 +126,7 @@ def test_faction_api_by_hand(client):
 def test_faction_page_permalink_and_bad_value(client):
     ok = client.get("/meccg/calc/faction?direct_influence=3&modifiers=0&faction_number=9")
     assert ok.status_code == 200
-    assert "The faction comes into play 58%: a roll of 7 or more on 2d6." in ok.get_data(as_text=True)
+    assert "58% to bring the faction into play: a roll of 7 or more on 2d6." in ok.get_data(as_text=True)
     bad = client.get("/meccg/calc/faction?direct_influence=3&modifiers=-21&faction_number=9")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
@@ -186,8 +186,8 @@ def test_strike_page_permalink_and_bad_value(client):
     html = ok.get_data(as_text=True)
     # 33/36 = 92%, 2/36 = 5.6%, 1/36 = 2.8%; eliminated 10/1296 = 0.8%: in the game's words, a
     # successful strike is the one that wounds the character
-    assert ("The strike is defeated 92%, ineffectual 5.6%, successful 2.8% (the character is wounded). "
-            "The character is eliminated 0.8%.") in html
+    assert "92% to defeat the strike, 5.6% ineffectual, 2.8% successful (the character is wounded)." in html
+    assert "After the body checks: 0.8% to lose the character (eliminated)." in html
     bad = client.get("/meccg/calc/strike?prowess=5&strike_prowess=8&tapped=true&stay_untapped=true")
     assert bad.status_code == 400
     html = bad.get_data(as_text=True)
@@ -249,8 +249,7 @@ def test_corruption_page_permalink_and_bad_value(client):
     assert ok.status_code == 200
     html = ok.get_data(as_text=True)
     # 15/36 = 42%, 11/36 = 31%, 10/36 = 28%; removal 21/36 = 58%
-    assert ("The character passes 42%, is discarded 31%, is eliminated 28%. The corruption card is removed 58%."
-            in html)
+    assert "42% to pass, 31% discarded, 28% eliminated." in html and "58% to remove the corruption card." in html
     assert "Removal roll" in html
     bad = client.get("/meccg/calc/corruption?corruption=seven")
     assert bad.status_code == 400

@@ -85,7 +85,7 @@ def test_stand_or_withdraw_compares_the_defender_holding_out(client):
     query = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0"}
     shown = page(client, query)
     assert texts(shown, "headline") == [
-        "Withdraw into the Stronghold: the defender holds out 83% (one siege battle); stand in the field: 40%."]
+        "Withdraw into the Stronghold: 83% to hold out (one siege battle); stand in the field: 40%."]
     assert texts(shown, "subline") == [
         "Defender destroyed: 17% withdrawing, 60% standing. Attacker destroyed: 33% withdrawing, 60% standing."]
     body = api(client, query)
@@ -116,7 +116,7 @@ def test_withdrawing_after_a_round_and_several_siege_battles(client):
     two = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0", "siege_battles": "2"}
     assert close(api(client, two)["headline"]["defender_holds"], F(20, 27))
     assert texts(page(client, two), "headline")[0].startswith(
-        "Withdraw into the Stronghold: the defender holds out 74% (2 siege battles in a row); stand in the field: 40%")
+        "Withdraw into the Stronghold: 74% to hold out (2 siege battles in a row); stand in the field: 40%")
 
 
 def test_the_withdrawal_fields_apply_only_in_the_field(client, calculators):

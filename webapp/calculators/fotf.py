@@ -177,7 +177,8 @@ def battle_headline(result):
     friendly = at_least(result["friendly_removed"], 1)
     sentence = f"{main[0].upper()}{main[1:]}; {percent(friendly)} to lose at least 1 friendly troop."
     if result["haven_lost"] is not None:
-        sentence += f" The haven falls {percent(result['haven_lost'])}."
+        sentence += f" {percent(result['haven_lost'])} to lose the haven." if result["haven_lost"] else \
+            " The haven cannot fall."
     detail = f"Shadow troops: {others}. " if others else ""
     return sentence, f"{detail}With {dice_noun(result['dice'], 'battle')}."
 
@@ -277,7 +278,7 @@ RING = Calculator(
         faces_group("search"),
     ),
     compute=ring,
-    headline=lambda result: (f"The One Ring is destroyed {percent(result['win'])}.",
+    headline=lambda result: (f"{percent(result['win'])} to destroy the One Ring.",
                              f"{dice_noun(result['dice'])} against {hope(result['hope'])} left: the players win "
                              f"if at least 1 hope remains. Expected hope lost: "
                              f"{decimal(result['expected_hope_lost'])}."),

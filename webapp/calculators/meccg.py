@@ -61,9 +61,9 @@ INFLUENCE = Calculator(
                 help="Drops the target number to 0. An item can only be influenced this way."),
     ),
     compute=lambda values: meccg.influence_attempt(**values),
-    headline=lambda result: (f"The influence attempt succeeds {percent(result['probability'])}: your roll "
-                             f"minus your opponent's must be at least {result['need']}."),
-    key=lambda result, first: ("succeeds", percent(result["probability"])),
+    headline=lambda result: (f"{percent(result['probability'])} to succeed: your roll minus your opponent's "
+                             f"must be at least {result['need']}."),
+    key=lambda result, first: ("success", percent(result["probability"])),
     charts=succeeds_chart("Succeeds"),
     template="calc/meccg_influence.html",
     method="Exact: all 1,296 pairs of your 2d6 and your opponent's 2d6 are counted. The attempt succeeds when "
@@ -87,9 +87,9 @@ FACTION = Calculator(
     ),
     compute=lambda values: meccg.faction_play(values["direct_influence"], values["modifiers"],
                                               values["faction_number"]),
-    headline=lambda result: (f"The faction comes into play {percent(result['probability'])}: "
+    headline=lambda result: (f"{percent(result['probability'])} to bring the faction into play: "
                              f"{roll_needed(result['need'])} on 2d6."),
-    key=lambda result, first: ("comes into play", percent(result["probability"])),
+    key=lambda result, first: ("faction in play", percent(result["probability"])),
     charts=succeeds_chart("Comes into play"),
     method="Exact: each of the 36 ways two dice can land is counted; the faction comes into play when the "
            "roll plus direct influence and modifiers is more than the faction's number.",
@@ -102,13 +102,14 @@ FACTION = Calculator(
 
 
 def strike_headline(result):
-    headline = (f"The strike is defeated {percent(result['defeated'])}, ineffectual {percent(result['ineffectual'])}, "
-                f"successful {percent(result['successful'])} (the character is wounded).")
+    headline = (f"{percent(result['defeated'])} to defeat the strike, {percent(result['ineffectual'])} ineffectual, "
+                f"{percent(result['successful'])} successful (the character is wounded).")
+    body_checks = []
     if result["character_eliminated"] is not None:
-        headline += f" The character is eliminated {percent(result['character_eliminated'])}."
+        body_checks.append(f"{percent(result['character_eliminated'])} to lose the character (eliminated)")
     if result["creature_defeated"] is not None:
-        headline += f" The creature is defeated {percent(result['creature_defeated'])}."
-    return headline
+        body_checks.append(f"{percent(result['creature_defeated'])} to defeat the creature")
+    return (headline, f"After the body checks: {'; '.join(body_checks)}.") if body_checks else headline
 
 
 def strike_charts(result):
@@ -184,10 +185,10 @@ def corruption(values):
 
 
 def corruption_headline(result):
-    headline = (f"The character passes {percent(result['pass'])}, is discarded {percent(result['discard'])}, "
-                f"is eliminated {percent(result['eliminate'])}.")
+    headline = (f"{percent(result['pass'])} to pass, {percent(result['discard'])} discarded, "
+                f"{percent(result['eliminate'])} eliminated.")
     if result["removal"] is not None:
-        headline += f" The corruption card is removed {percent(result['removal']['probability'])}."
+        return headline, f"{percent(result['removal']['probability'])} to remove the corruption card."
     return headline
 
 
@@ -225,7 +226,7 @@ CORRUPTION = Calculator(
     ),
     compute=corruption,
     headline=corruption_headline,
-    key=lambda result, first: ("passes", percent(result["pass"])),
+    key=lambda result, first: ("check passed", percent(result["pass"])),
     charts=corruption_charts,
     template="calc/meccg_corruption.html",
     method="Exact: each of the 36 ways two dice can land is counted against the corruption points (more passes, "
@@ -314,12 +315,18 @@ def council_headline(result):
             f"{totals[1 - result['winner']]}.")
 
 
+def council_key(result, first):
+    """Plans compare who wins, and the two totals."""
+    who = "a tie" if result["winner"] is None else f"Player {result['winner'] + 1} wins"
+    return "", f"{who}, {result['players'][0]['total']} to {result['players'][1]['total']}"
+
+
 COUNCIL = Calculator(
     id="meccg-council", game="meccg", slug="council", title="The Free Council score",
     form=(player_group(1), player_group(2), Group("Scoring", (RULESET,))),
     compute=council_page,
     headline=council_headline,
-    key=lambda result, first: ("Player 1", f"{result['players'][0]['total']} to {result['players'][1]['total']}"),
+    key=council_key,
     template="calc/meccg_council.html",
     method="Each player's points are counted in order: the six kinds of points; dead and imprisoned characters "
            "taken from character points; kinds 1 to 4 doubled where the opponent has none; no kind above half "

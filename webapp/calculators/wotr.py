@@ -179,8 +179,8 @@ def outcome_headline(result):
 def battle_headline(result):
     stand = result["stand"]
     if stand is not None:  # stand or withdraw?
-        main = (f"{withdrawal_words(result)}: the defender holds out {percent(holds_out(result))} "
-                f"({siege_words(result)}); stand in the field: {percent(holds_out(stand))}.")
+        main = (f"{withdrawal_words(result)}: {percent(holds_out(result))} to hold out ({siege_words(result)}); "
+                f"stand in the field: {percent(holds_out(stand))}.")
         destroyed = [(name, result["headline"][key], stand["headline"][key])
                      for name, key in (("Defender destroyed", "defender_destroyed"),
                                        ("Attacker destroyed", "attacker_destroyed"))]

@@ -164,7 +164,7 @@ VICTORY = Calculator(
     compute=lambda values: wotr_cards.victory_check(values["free_peoples_points"], values["shadow_points"],
                                                     values["shadow_corruption"]),
     headline=victory_headline,
-    key=lambda result, first: ("Free Peoples", f"{result['free_peoples']} to {result['shadow']}"),
+    key=lambda result, first: ("", f"Free Peoples {result['free_peoples']}, Shadow {result['shadow']}"),
     template="calc/wotr_cards_victory.html",
     method="The Shadow's score is its victory points plus its corruption tokens; a team wins when its score is "
            "at least 10 more than the other's. Whole numbers, no chance involved.",
