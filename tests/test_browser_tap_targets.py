@@ -1,11 +1,16 @@
-"""Every touch target on the pages players use at the table is at least 44 px square on a phone.
+"""Every touch target on the pages players use at the table is at least 44 px square on a phone:
+the rules, checklists, glossaries and print sheets, and every calculator's answer, its form, its
+list of errors and plans side by side.
 
 A touch target is a link, button, summary, or form control (a control inside a label is measured
 as its label, the whole row a player taps). Inline links inside running text are left out: their
 size is set by the line of prose they sit in.
 """
+from urllib.parse import urlencode
+
 import pytest
 
+from webapp.calculators import CALCULATORS
 from webapp.content import GAME_IDS
 
 pytestmark = pytest.mark.browser
@@ -16,6 +21,24 @@ PAGES = ["/", "/meq/sauron-turn", "/wotr/glossary?view=zzz"] + [
     path for game_id in GAME_IDS
     for path in (f"/{game_id}/", f"/{game_id}/turn", f"/{game_id}/glossary", f"/{game_id}/print")
 ] + ["/meccg/glossary?view=topics"]
+
+
+def calculator_pages():
+    """Each calculator's answer (its form below it) and its form with an error, plans side by side, each
+    game's list of calculators."""
+    for calc in CALCULATORS.values():
+        path, query = f"/{calc.game}/calc/{calc.slug}", calc.form_query()
+        yield pytest.param(f"{path}?{urlencode(query)}", id=f"{calc.id}:answer")
+        bad = [(key, "x" if index == 0 else value) for index, (key, value) in enumerate(query)]
+        yield pytest.param(f"{path}?{urlencode(bad)}", id=f"{calc.id}:error")
+    roll = CALCULATORS["wotr-roll"].form_query()
+    plans = [("plans", "2"), *roll, *(("b-" + key, value) for key, value in roll)]
+    yield pytest.param(f"/wotr/calc/roll?{urlencode(plans)}", id="wotr-roll:plans")
+    for game_id in dict.fromkeys(calc.game for calc in CALCULATORS.values()):
+        yield pytest.param(f"/{game_id}/calc/", id=f"{game_id}:calculators")
+
+
+PAGES += list(calculator_pages())
 
 # Each visible touch target smaller than SMALLEST either way, with what it says and its size.
 # Running text: a link laid out inline in a paragraph that has words of its own besides its links
@@ -72,6 +95,11 @@ def test_the_measure_finds_a_small_target(page, live_server):
     page.evaluate("""document.querySelectorAll('.anchor').forEach((a) => {
                          a.style.width = 'auto'; a.style.height = 'auto'; })""")
     assert any(item.startswith('a "#"') for item in page.evaluate(TOO_SMALL, SMALLEST))
+    # the "Change" link under a calculator's answer, at the size players found too small
+    page.goto(f"{live_server}/wotr/calc/roll?{urlencode(CALCULATORS['wotr-roll'].form_query())}")
+    page.evaluate("""document.querySelectorAll('.inputs-summary a').forEach((a) => {
+                         a.style.display = 'inline-block'; a.style.minHeight = '0'; a.style.padding = '2px 0'; })""")
+    assert any(item.startswith('a "Change"') for item in page.evaluate(TOO_SMALL, SMALLEST))
 
 
 def test_links_in_running_text_are_left_out(page, live_server):
