@@ -15,7 +15,8 @@
       var control = link && document.getElementById(link.hash.slice(1));
       if (!control) return;
       e.preventDefault();
-      (control.closest(".field, fieldset") || control).scrollIntoView();
+      // a card's box shows under the card's own heading
+      (control.closest("[data-record]") || control.closest(".field, fieldset") || control).scrollIntoView();
       control.focus({ preventScroll: true });
     });
   }

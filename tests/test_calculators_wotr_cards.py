@@ -263,3 +263,17 @@ def test_victory_page_permalink_and_bad_value(client):
     html = bad.get_data(as_text=True)
     assert "Free Peoples victory points: must be a whole number from 0 to 999" in html
     assert 'name="free_peoples_points" value="1000"' in html
+
+
+def test_every_bad_box_of_every_card_is_named_beside_it_and_at_the_top(client):
+    page = client.get("/wotr-cards/calc/combat?" + urlencode(
+        [("combat", "path"), ("order", "given"), ("shadow_attack_icons", "3"), ("defenders-1-defence", "2"),
+         ("defenders-2-defence", "x"), ("defenders-3-defence", "1"), ("defenders-3-items", "1,y")]))
+    assert page.status_code == 400
+    shown = page.get_data(as_text=True)
+    assert re.findall(r'class="field-error" id="e-([^"]+)"', shown) == ["defenders-2-defence", "defenders-3-items"]
+    listed = re.findall(r'<li><a href="#([^"]+)">(.*?)</a>', shown)
+    assert listed == [
+        ("f-defenders-2-defence", "Defending cards, card 2 — Defence icons: must be a whole number from 0 to 99"),
+        ("f-defenders-3-items", "Defending cards, card 3 — Defence icons of the items it carries: must be whole "
+                                "numbers from 0 to 99, separated by commas")]

@@ -194,6 +194,13 @@ class Field:
             raise InputError(name, "give it only once")
         return self.parse_text(text, name)
 
+    def read_form(self, args, name: str):
+        """(the value, []) from a form or query string, or (None, [the InputError]) when it cannot be read."""
+        try:
+            return self.read_args(args, name), []
+        except InputError as error:
+            return None, [error]
+
     def typed(self, args, name: str) -> str:
         """What was typed for the field, for the form to show again."""
         given = args.getlist(name)
@@ -684,13 +691,31 @@ class Records(Field):
 
     def read_args(self, args, name):
         """The records a form gives, numbered from 1 again once blank rows are dropped."""
+        records, errors = self.read_form(args, name)
+        if errors:
+            raise errors[0]
+        return records
+
+    def read_form(self, args, name):
+        """(the records, []) or (None, an InputError for every box at fault, card by card)."""
         rows = self.row_texts(args, name)
         if not rows:
-            return self.when_blank(name)
+            try:
+                return self.when_blank(name), []
+            except InputError as error:
+                return None, [error]
         if not self.min_items <= len(rows) <= self.max_items:
-            raise InputError(name, f"must be {self.allowed()} (got {len(rows)})")
-        return [{member.name: member.parse_text(texts[member.name], f"{name}-{number}-{member.name}")
-                 for member in self.fields} for number, texts in enumerate(rows, start=1)]
+            return None, [InputError(name, f"must be {self.allowed()} (got {len(rows)})")]
+        records, errors = [], []
+        for number, texts in enumerate(rows, start=1):
+            record = {}
+            for member in self.fields:
+                try:
+                    record[member.name] = member.parse_text(texts[member.name], f"{name}-{number}-{member.name}")
+                except InputError as error:
+                    errors.append(error)
+            records.append(record)
+        return (None, errors) if errors else (records, [])
 
     def typed(self, args, name):
         return [{member: text[:MAX_TEXT] for member, text in row.items()} for row in self.row_texts(args, name)]
@@ -790,10 +815,12 @@ def read_query(fields, args, prefix=""):
     for member in fields:
         name = prefix + member.name
         raw[member.name] = member.shown(member.typed(args, name))
-        try:
-            values[member.name] = member.read_args(args, name)
-        except InputError as error:
-            errors.add(error, prefix)
+        value, found = member.read_form(args, name)
+        if found:
+            for error in found:
+                errors.add(error, prefix)
+        else:
+            values[member.name] = value
     return values, errors, raw
 
 

@@ -259,7 +259,8 @@ EXAMPLES = (
 
 # One player's entries: a record of the API's players list, and p1_/p2_ fields of the form.
 PLAYER = (
-    *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1], short=name)
+    *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1],
+              short=SOURCE_LABELS[name].removesuffix(" points").lower())
       for name in SOURCES),
     *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high, help=COUNT_LABELS[name][1])
       for name, (low, high) in PLAYER_COUNTS.items()),
