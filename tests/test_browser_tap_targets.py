@@ -70,6 +70,16 @@ TOO_SMALL = """(smallest) => {
 }"""
 
 
+@pytest.fixture
+def page(browser):
+    """A fresh phone-size page without the service worker, whose precache of every page in the
+    background would only load the server while the pages are measured."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, service_workers="block")
+    yield context.new_page()
+    context.close()
+
+
 def open_every_fold(page):
     """Folded parts (a step's rule, "On this page") hold targets too: open them all."""
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
