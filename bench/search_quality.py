@@ -3,7 +3,7 @@
 Every question in tests/player_questions/ is asked through webapp.search.search, once with its
 game's filter and once without, and ranked against the content ids that answer it. The questions
 come in batches, each written without looking at search results: batch 1 (<game>.yaml) holds back
-every third question from tuning, batch 2 (batch-2/<game>.yaml) every second.
+every third question from tuning, batches 2 and 3 (batch-2/, batch-3/<game>.yaml) every second.
 
 - top-1: share of questions whose first result is one of the expected ids;
 - top-3: share with an expected id among the first three;
@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 QUESTIONS = ROOT / "tests" / "player_questions"
 # batch -> (folder below QUESTIONS, every how many-th question of a file is held back)
-BATCHES = {1: (".", 3), 2: ("batch-2", 2)}
+BATCHES = {1: (".", 3), 2: ("batch-2", 2), 3: ("batch-3", 2)}
 DEPTH = 10  # results read for the MRR
 
 
