@@ -28,7 +28,21 @@ def test_the_real_vocabulary_loads_for_every_game(library):
 def test_a_games_own_words_replace_the_shared_ones(library):
     shared = library.vocabulary.for_game("meq")["killed"]
     assert shared == ("defeated",)  # Middle-earth Quest's own entry
-    assert library.vocabulary.for_game("meccg")["killed"] == ("eliminated", "defeated", "destroyed")
+    assert library.vocabulary.for_game("meccg")["killed"] == ("eliminated", "defeated")  # shared, as meccg says it
+
+
+def test_a_shared_rewrite_gives_each_game_only_the_rules_words_it_uses(library):
+    vocabulary = library.vocabulary
+    assert vocabulary.for_game("meq")["hp"] == ("health",)
+    assert vocabulary.for_game("fotf")["hp"] == ("hope",)
+    assert "hp" not in vocabulary.for_game("wotr")  # neither word is in its rules
+
+
+def test_a_rules_word_that_search_drops_is_refused(content_copy):
+    change(content_copy, lambda d: d["shared"].append({"players": ["left over"], "rules": ["still"]}))
+    count = len(yaml.safe_load((content_copy / "vocabulary.yaml").read_text())["shared"]) - 1
+    assert (f"{FILE}: shared[{count}].rules[0]: 'still' is only filler words, which search drops"
+            in problems_for(content_copy))
 
 
 def test_every_rules_word_occurs_in_the_rules_it_points_to(content_dir, content_copy):

@@ -40,7 +40,7 @@ from whoosh.filedb.filestore import RamStorage
 from .search_documents import calculators_of, documents
 from .snippets import snippet
 from .spelling import Speller
-from .vocabulary import MAX_NAME_WORDS, WORD, fold, words_of
+from .vocabulary import MAX_NAME_WORDS, WORD, fold, game_names, words_of
 
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
@@ -360,6 +360,7 @@ class SearchIndex:
         groups = [(game, phrases) for game, _, phrases in glossary_terms(library) if len(phrases) > 1]
         table = concept_table([phrases for _, phrases in groups])
         self.group_game = {f"g{number}": game for number, (game, _) in enumerate(groups)}
+        self.abbreviations = {fold(p) for _, phrases in groups for p in phrases if len("".join(stems(p))) <= 2}
         game_tables = {}  # a document only carries the glossary groups of its own game
         for key, ids in table.items():
             for group in ids:
@@ -412,14 +413,16 @@ class SearchIndex:
         self.rewrites = {}  # stemmed player phrase -> {game: rules phrases}
         player_words, player_pairs = set(), set()  # words players use alone, and pairs they use together
         for game in library.games:
+            # a player phrase that is, word endings aside, a name the game's rules give needs no rewrite there
+            named = {" ".join(stems(name)) for name in game_names(library.games[game]) if len(name) > 2}
             for phrase, rules in (vocabulary.for_game(game) if vocabulary else {}).items():
                 key = " ".join(stems(phrase))
-                if key and key not in {" ".join(stems(r)) for r in rules}:
+                if key and key not in named and key not in {" ".join(stems(r)) for r in rules}:
                     self.rewrites.setdefault(key, {})[game] = rules
-                    words = phrase.split()
-                    player_pairs.update(zip(words, words[1:]))
-                    if len(words) == 1:
-                        player_words.update((phrase, key))
+                words = phrase.split()
+                player_pairs.update(zip(words, words[1:]))
+                if len(words) == 1:
+                    player_words.update((phrase, key))
         # the words players ask a calculator with ("odds", "who is ahead"): such a query wants it
         self.calculator_keys = {"calcul": frozenset(self.calculator_rules)}
         for calculator in calculators_of(library):
@@ -495,6 +498,8 @@ class SearchIndex:
         if len(tokens) > 1 and len(parts) > 1:
             return wq.Or([self._term_query(tokens[-1]), self._phrase_query(parts)])
         token = tokens[0]
+        if len(token) <= 2 and token in self.concepts and word not in self.abbreviations:
+            return None  # "dies" is not "DI"
         alternatives = [self._term_query(token)]
         if word in NUMBERS or word in NUMBERS.values():
             other = NUMBERS.get(word) or next(k for k, v in NUMBERS.items() if v == word)
@@ -571,7 +576,7 @@ class SearchIndex:
         keep_filler = len(meaningful) == len(words)
         i = 0
         while i < len(words) and len(plan.groups) < MAX_QUERY_WORDS:
-            found = self._match_phrase(word_stems, i, game)
+            found = self._match_phrase(word_stems, i, game, words[i], alternatives)
             if found:
                 n, group, rewrite = found
                 if group.meaning not in {g.meaning for g in plan.groups}:
@@ -597,11 +602,13 @@ class SearchIndex:
                 plan.groups.append(Group(typed=word, query=query, term=True, meaning=word, key=" ".join(stems(word))))
         return plan
 
-    def _match_phrase(self, word_stems, i, game):
+    def _match_phrase(self, word_stems, i, game, typed, corrected):
         """The longest glossary or player phrase starting at word i: (words, group, rewrite) or None.
 
         In each game a phrase means its glossary term if the game has one, else the rules'
         words the player vocabulary gives for it; the typed words themselves always count too.
+        A word stemmed to two letters is an abbreviation only as typed: "DI", not "died"; a
+        corrected word is already the rules' word, so the vocabulary does not rewrite it again.
         """
         for n in range(min(MAX_PHRASE_WORDS, len(word_stems) - i), 0, -1):
             if not word_stems[i] or not word_stems[i + n - 1]:
@@ -609,13 +616,19 @@ class SearchIndex:
             key = " ".join(stem for one in word_stems[i:i + n] for stem in one)
             if len(key) < 2:
                 continue
-            concepts = [c for c in self.concepts.get(key, ()) if game is None or self.group_game[c] == game]
+            # "DI" is an abbreviation of the rules, "died" (di, once stemmed) is not
+            short = n == 1 and len(key) <= 2 and key in self.concepts
+            abbreviation = short and typed in self.abbreviations
+            concepts = [c for c in self.concepts.get(key, ()) if (game is None or self.group_game[c] == game)
+                        and abbreviation == short]
             named = {self.group_game[c] for c in concepts}
             rewrites = {g: rules for g, rules in self.rewrites.get(key, {}).items()
-                        if (game is None or g == game) and g not in named}
+                        if (game is None or g == game) and g not in named and not abbreviation
+                        and not corrected.keys() & range(i, i + n)}
             if not concepts and not rewrites:
                 continue
-            alternatives = [self._phrase_query(key.split())] + [wq.Term("concepts", c) for c in concepts]
+            alternatives = [self._phrase_query(key.split())] * (abbreviation == short)
+            alternatives += [wq.Term("concepts", c) for c in concepts]
             by_rules = {}
             for g, rules in rewrites.items():
                 by_rules.setdefault(rules, []).append(g)

@@ -47,6 +47,13 @@ class Speller:
                 or word in self.player_words or self.key_of(word) in self.player_words
                 or (before, word) in self.player_pairs or (word, after) in self.player_pairs)
 
+    def slip(self, word):
+        """The question or little word a short unknown word is one slip away from ("wat": what), or None."""
+        if len(word) > 3:
+            return None
+        slips = [f for f in self.filler if len(f) >= len(word) and edit_distance(word, f, 1) <= 1]
+        return min(slips, key=lambda f: (len(f) - len(word), f), default=None)
+
     def close_words(self, word, neighbours=(None, None)):
         """Rules words within the allowed edits of ``word``, likeliest first."""
         if len(word) < 3 or len(word) > MAX_WORD:
@@ -59,7 +66,7 @@ class Speller:
         for candidate in candidates - self.filler:
             paired = (before, candidate) in self.pairs or (candidate, after) in self.pairs
             named = candidate in self.names
-            limit = MAX_EDITS if (paired or named or len(word) >= 7) else 1
+            limit = MAX_EDITS if len(word) > 3 and (paired or named or len(word) >= 7) else 1
             if abs(len(candidate) - len(word)) > limit:
                 continue
             distance = edit_distance(word, candidate, limit)
@@ -79,6 +86,9 @@ class Speller:
             neighbours = (out[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None)
             if self.familiar(word, neighbours) or keep(i, word):
                 continue
+            if self.slip(word):
+                out[i] = self.slip(word)
+                continue
             close = self.close_words(word, neighbours)
             if close:
                 out[i] = close[0]
@@ -94,7 +104,7 @@ class Speller:
             if self.familiar(word, neighbours):
                 out.append(word)
                 continue
-            close = self.close_words(word, neighbours)
+            close = [self.slip(word)] if self.slip(word) else self.close_words(word, neighbours)
             if not close:
                 return None
             out.append(close[0])

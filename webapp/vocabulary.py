@@ -46,14 +46,22 @@ class Vocabulary:
     calculators: dict = field(default_factory=dict)  # calculator id -> phrases players ask it with
     games: dict = field(default_factory=dict)  # game id -> the names players call the game by
     rewrites: dict = field(default_factory=dict)  # None (shared) or game id -> tuple of Rewrite
+    found_in: dict = field(default_factory=dict)  # rules phrase -> the games whose rules use it
 
     def for_game(self, game_id):
-        """Folded player phrase -> rules phrases, for one game: the shared list, then the game's own."""
+        """Folded player phrase -> rules phrases, for one game: the shared list, then the game's own.
+
+        A shared rewrite gives a game only the rules phrases its rules use, and none if they use
+        none of them: "hp" is health in Middle-earth Quest and hope in Fate of the Fellowship."""
         table = {}
         for scope in (None, game_id):
             for rewrite in self.rewrites.get(scope, ()):
+                rules = tuple(r for r in rewrite.rules if game_id in self.found_in.get(r, ()))
                 for phrase in rewrite.players:
-                    table[phrase] = rewrite.rules
+                    if rules:
+                        table[phrase] = rules
+                    else:
+                        table.pop(phrase, None)
         return table
 
 
@@ -64,7 +72,9 @@ class _Checker:
         self.calculator_ids = tuple(calculator_ids)
         self.problems = []
         self.texts = {game_id: _game_text(game) for game_id, game in library.games.items()}
-        self.names = {game_id: _game_names(game) for game_id, game in library.games.items()}
+        self.names = {game_id: game_names(game) for game_id, game in library.games.items()}
+        self.found_in = {}
+        self.filler = frozenset()
 
     def problem(self, where, message):
         rel = self.path.relative_to(self.path.parent.parent) if self.path.is_absolute() else self.path
@@ -118,9 +128,12 @@ class _Checker:
                                  f"{self.library.games[scope].short_title} (a title, term or alias)")
             for j, phrase in enumerate(rules):
                 games = [scope] if scope else list(self.texts)
-                if not any(f" {phrase} " in self.texts[game] for game in games):
+                self.found_in[phrase] = frozenset(game for game in self.texts if f" {phrase} " in self.texts[game])
+                if not self.found_in[phrase] & set(games):
                     whose = f"{self.library.games[scope].short_title}'s rules" if scope else "any game's rules"
                     self.problem(f"{at}.rules[{j}]", f"'{phrase}' does not occur in {whose}")
+                elif self.filler and set(phrase.split()) <= self.filler:
+                    self.problem(f"{at}.rules[{j}]", f"'{phrase}' is only filler words, which search drops")
             if players and rules:
                 found.append(Rewrite(players=players, rules=rules))
         return tuple(found)
@@ -174,14 +187,16 @@ class _Checker:
         for key in data:
             if key not in allowed:
                 self.problem(str(key), f"unknown key (allowed: {', '.join(allowed)})")
+        self.filler = frozenset(self.phrases("filler", data.get("filler"), single_words=True))
         vocabulary = Vocabulary(
-            filler=frozenset(self.phrases("filler", data.get("filler"), single_words=True)),
+            filler=self.filler,
             calculators=self.calculators(data.get("calculators", {})),
             games=self.games(data.get("games", {})),
         )
         for scope in (None, *self.library.games):
             if (scope or "shared") in data:
                 vocabulary.rewrites[scope] = self.rewrites(scope, data[scope or "shared"])
+        vocabulary.found_in = self.found_in
         return vocabulary
 
 
@@ -195,7 +210,7 @@ def _game_text(game):
     return f" {' '.join(words_of(' '.join(parts)))} "
 
 
-def _game_names(game):
+def game_names(game):
     """The folded titles, glossary terms and aliases of a game: the names its rules give things."""
     names = set()
     for section in game.sections.values():
