@@ -65,6 +65,8 @@ SCORE_WEIGHT = 0.3
 GAME_FIT = 0.25  # without a game filter, how much the entries of the games that fit move up
 REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
 SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on
+NUMBER_WEIGHT = 0.5  # a number in a question is usually the player's own count, not the rule's
+OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero Turn, not for steps
 
 
 class JoinedWordFilter(Filter):
@@ -153,6 +155,11 @@ SCHEMA = Schema(
     trail=STORED,
 )
 TEXT_FIELDS = ("title", "aliases", "body", "context")
+
+
+def signs_spelled(text):
+    """"+1" and "-2" as players mean them: plus 1, minus 2 (a modifier, not just a number)."""
+    return re.sub(r"(?<!\w)[-−](?=\d)", " minus ", re.sub(r"(?<!\w)\+(?=\d)", " plus ", text))
 
 
 @lru_cache(maxsize=20000)
@@ -437,9 +444,10 @@ class SearchIndex:
                             for name in names for word in name.split())
         # a query whose words are an entry's title asks for that entry ("meq setup", "kill points")
         self.titles = {}
+        self.little = OVERVIEW | {s for word in self.filler for s in stems(word)}  # "I See You!" is titled see
         for docnum, fields in self.stored.items():
             if fields["kind"] != "calculator":
-                self.titles.setdefault(frozenset(stems(fields["title"])), set()).add(docnum)
+                self.titles.setdefault(self._title_words(stems(fields["title"])), set()).add(docnum)
         self.games = tuple(library.games)
         self.speller = Speller(self.counts, frozenset(names), frozenset(bigrams), self.filler,
                                frozenset(player_words), frozenset(player_pairs), lambda word: " ".join(stems(word)))
@@ -552,7 +560,7 @@ class SearchIndex:
             key = stems(phrase)
             if key:
                 plan.groups.append(Group(typed=phrase, query=self._phrase_query(key)))
-        rest = re.sub(r'"[^"]*"', " ", text).replace('"', " ")
+        rest = signs_spelled(re.sub(r'"[^"]*"', " ", text).replace('"', " "))
         # apostrophes dropped: "doesn't" is the filler word doesnt, "player's" the word players
         words = [fold(w).replace("'", "").replace("’", "") for w in WORD.findall(rest)][:MAX_QUERY_WORDS * 2]
         unfinished = bool(words) and not text.endswith((" ", '"'))
@@ -598,8 +606,9 @@ class SearchIndex:
                                              key=" ".join(stems(words[i - 1]))))
                 continue
             query = self._word_query(word, unfinished and i == len(words))
-            if query is not None and word not in {g.meaning for g in plan.groups}:
-                plan.groups.append(Group(typed=word, query=query, term=True, meaning=word, key=" ".join(stems(word))))
+            meaning = NUMBERS.get(word, word)  # "two" and "2" are one number
+            if query is not None and meaning not in {g.meaning for g in plan.groups}:
+                plan.groups.append(Group(typed=word, query=query, term=True, meaning=meaning, key=" ".join(stems(word))))
         return plan
 
     def _match_phrase(self, word_stems, i, game, typed, corrected):
@@ -681,7 +690,8 @@ class SearchIndex:
         if not groups:
             return [], {}
         population = len(allowed) if allowed is not None else len(self.stored)
-        weights = [math.log(1 + population / len(found)) ** RARITY for _, found in groups]  # rare words say more
+        weights = [math.log(1 + population / len(found)) ** RARITY * (NUMBER_WEIGHT if g.meaning in NUMBERS.values() else 1)
+                   for g, found in groups]  # rare words say more
         total_weight = sum(weights)
         lone = plan.definition or (len(groups) == 1 and not plan.question)
         coverage, score, fit, matched = {}, {}, {}, {}
@@ -717,8 +727,8 @@ class SearchIndex:
                 named |= self.named_terms.get(key, set())
         # a query whose words are a title asks for that entry; a question's lone word, or a
         # question about a glossary term, still wants the rule that answers it
-        asked = frozenset(s for group in plan.groups for s in group.key.split())
-        titled = self.titles.get(asked, set()) if lone or len(asked) > 1 else set()
+        asked = [s for group in plan.groups for s in group.key.split()]
+        titled = self.titles.get(self._title_words(asked), set()) if lone or len(set(asked)) > 1 else set()
         kind_of, asked_for = self.doc_kind, plan.calculators
         if plan.question:
             titled = {docnum for docnum in titled if kind_of[docnum] != "term"}
@@ -732,6 +742,10 @@ class SearchIndex:
 
         ranked = sorted(score, key=key, reverse=True)
         return ranked, self._marked_stems(group.query for group, _ in groups)
+
+    def _title_words(self, words):
+        """The words that make a title, as a query asks for it: no little words, numbers or "step"."""
+        return frozenset(word for word in words if word not in self.little and not word.isdigit())
 
     def _marked_stems(self, queries):
         """{game: the stems a snippet of that game marks}: the query's words and its glossary
@@ -764,7 +778,7 @@ class SearchIndex:
     @staticmethod
     def _typed(text, key):
         """The words the player typed for a stemmed phrase (as typed, folded)."""
-        words = [fold(w) for w in WORD.findall(text)]
+        words = [fold(w) for w in WORD.findall(signs_spelled(text))]
         n = len(key.split())
         for i in range(len(words)):
             for j in range(i + 1, min(len(words), i + n + 2) + 1):

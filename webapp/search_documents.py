@@ -33,7 +33,9 @@ def documents(library):
             yield {
                 "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
                 "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
-                "body": tidy(entry.text), "context": " ".join(trail[1:]), "url": entry.url, "trail": trail,
+                # players call every phase and step of a turn a step: "hero rally step"
+                "body": tidy(entry.text), "context": " ".join(trail[1:] + ["step"] * (section.kind == "sequence")),
+                "url": entry.url, "trail": trail,
             }
     yield from calculator_documents(library)
 
