@@ -65,6 +65,7 @@ SCORE_WEIGHT = 0.3
 GAME_FIT = 0.25  # without a game filter, how much the entries of the games that fit move up
 REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
 SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on
+PARENT_SHARE = 0.9  # how fully a parent must answer to come before a child that adds to its title
 NUMBER_WEIGHT = 0.5  # a number in a question is usually the player's own count, not the rule's
 OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero Turn, not for steps
 
@@ -258,6 +259,7 @@ class Plan:
     question: bool = False  # filler or question words were dropped: a question, not a lone term
     calculators: frozenset = frozenset()  # docnums of the calculators asked for (odds, chances, scores)
     game: str | None = None  # the game the query names ("meq setup"), if it names one
+    words: frozenset = frozenset()  # the words typed (corrected), as typed
 
 
 # --- the fast path ------------------------------------------------------------------------
@@ -448,6 +450,14 @@ class SearchIndex:
         for docnum, fields in self.stored.items():
             if fields["kind"] != "calculator":
                 self.titles.setdefault(self._title_words(stems(fields["title"])), set()).add(docnum)
+        self.title_words = [self._title_words(stems(self.stored[docnum]["title"])) for docnum in range(len(self.stored))]
+        self.title_said = [frozenset(words_of(self.stored[docnum]["title"])) for docnum in range(len(self.stored))]
+        self.parent, self.depth = [None] * len(self.stored), [0] * len(self.stored)
+        for _, entry in library.entries():  # parents come before their children
+            docnum = docnums[f"{entry.game}:{entry.id}"]
+            if entry.parent is not None:
+                self.parent[docnum] = docnums[f"{entry.game}:{entry.parent.id}"]
+                self.depth[docnum] = self.depth[self.parent[docnum]] + 1
         self.games = tuple(library.games)
         self.speller = Speller(self.counts, frozenset(names), frozenset(bigrams), self.filler,
                                frozenset(player_words), frozenset(player_pairs), lambda word: " ".join(stems(word)))
@@ -577,6 +587,7 @@ class SearchIndex:
                 alternatives=MAX_FUZZY_CANDIDATES)
             plan.corrected = bool(alternatives)
         word_stems = [stems(word) for word in words]
+        plan.words = frozenset(words)
         plan.calculators = frozenset().union(*(
             self.calculator_keys.get(" ".join(s for one in word_stems[i:i + n] for s in one), ())
             for i in range(len(words)) for n in range(1, MAX_PHRASE_WORDS + 1)))
@@ -696,7 +707,7 @@ class SearchIndex:
         lone = plan.definition or (len(groups) == 1 and not plan.question)
         coverage, score, fit, matched = {}, {}, {}, {}
         game_of = self.doc_game
-        for weight, (_, found) in zip(weights, groups):
+        for bit, (weight, (_, found)) in enumerate(zip(weights, groups)):
             share = weight / total_weight
             best_in = {}  # each game's best match for this group
             for docnum, value in found.items():
@@ -706,7 +717,7 @@ class SearchIndex:
             for docnum, value in found.items():
                 credit = value * scale[game_of[docnum]]
                 coverage[docnum] = coverage.get(docnum, 0.0) + (credit if credit < share else share)
-                matched[docnum] = matched.get(docnum, 0) + 1
+                matched[docnum] = matched.get(docnum, 0) | 1 << bit  # which groups it matches
                 score[docnum] = score.get(docnum, 0.0) + value
             best = max(best_in.values())
             for g, value in best_in.items():  # how well each game answers this part of the question
@@ -735,12 +746,23 @@ class SearchIndex:
 
         def key(docnum):
             share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0)
-            every = ALL_BONUS if matched[docnum] == len(groups) else 0.0
+            every = ALL_BONUS if matched[docnum] == (1 << len(groups)) - 1 else 0.0
             kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
-            return (docnum in named, docnum in titled,
+            # of two titles the query names, the one in its very words: "when is the council called"
+            return (docnum in named, docnum in titled, docnum in titled and len(plan.words & self.title_said[docnum]),
                     round((share + every + SCORE_WEIGHT * score[docnum] / best) * kind, 9), -docnum)
 
-        ranked = sorted(score, key=key, reverse=True)
+        keys = {docnum: key(docnum) for docnum in score}
+        # the rule before its exceptions: an entry whose title adds what the query does not ask
+        # ("A besieged Army cannot retreat") comes after its parent when that answers as fully
+        words = self._title_words(asked)
+        for docnum in sorted(score, key=self.depth.__getitem__):
+            parent = self.parent[docnum]
+            if (parent in keys and self.title_words[docnum] - words - self.title_words[parent]
+                    and matched[parent] | matched[docnum] == matched[parent]
+                    and coverage[parent] >= PARENT_SHARE * coverage[docnum] and keys[parent] < keys[docnum]):
+                keys[docnum] = keys[parent][:3] + (keys[parent][3] - 1e-9, keys[docnum][4])
+        ranked = sorted(score, key=keys.__getitem__, reverse=True)
         return ranked, self._marked_stems(group.query for group, _ in groups)
 
     def _title_words(self, words):
