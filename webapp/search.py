@@ -66,6 +66,7 @@ GAME_FIT = 0.25  # without a game filter, how much the entries of the games that
 REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
 SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on
 PARENT_SHARE = 0.9  # how fully a parent must answer to come before a child that adds to its title
+TITLE_SAID = 0.2  # "fellowship action in solo": Fellowship (solo) says more of it than Fellowship
 NUMBER_WEIGHT = 0.5  # a number in a question is usually the player's own count, not the rule's
 OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero Turn, not for steps
 
@@ -740,7 +741,7 @@ class SearchIndex:
         # question about a glossary term, still wants the rule that answers it
         asked = [s for group in plan.groups for s in group.key.split()]
         titled = self.titles.get(self._title_words(asked), set()) if lone or len(set(asked)) > 1 else set()
-        kind_of, asked_for = self.doc_kind, plan.calculators
+        kind_of, asked_for, words = self.doc_kind, plan.calculators, self._title_words(asked)
         if plan.question:
             titled = {docnum for docnum in titled if kind_of[docnum] != "term"}
 
@@ -748,14 +749,16 @@ class SearchIndex:
             share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0)
             every = ALL_BONUS if matched[docnum] == (1 << len(groups)) - 1 else 0.0
             kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
+            said = self.title_words[docnum]  # a title the query says all of, by how much of the query it is
+            said = (TITLE_SAID * len(said) / len(words) if said and said <= words
+                    and not (plan.question and kind_of[docnum] == "term") else 0.0)
             # of two titles the query names, the one in its very words: "when is the council called"
             return (docnum in named, docnum in titled, docnum in titled and len(plan.words & self.title_said[docnum]),
-                    round((share + every + SCORE_WEIGHT * score[docnum] / best) * kind, 9), -docnum)
+                    round((share + every + said + SCORE_WEIGHT * score[docnum] / best) * kind, 9), -docnum)
 
         keys = {docnum: key(docnum) for docnum in score}
         # the rule before its exceptions: an entry whose title adds what the query does not ask
         # ("A besieged Army cannot retreat") comes after its parent when that answers as fully
-        words = self._title_words(asked)
         for docnum in sorted(score, key=self.depth.__getitem__):
             parent = self.parent[docnum]
             if (parent in keys and self.title_words[docnum] - words - self.title_words[parent]
@@ -766,8 +769,8 @@ class SearchIndex:
         return ranked, self._marked_stems(group.query for group, _ in groups)
 
     def _title_words(self, words):
-        """The words that make a title, as a query asks for it: no little words, numbers or "step"."""
-        return frozenset(word for word in words if word not in self.little and not word.isdigit())
+        """The words that make a title, as a query asks for it: no little words, numbers, "step" or 's."""
+        return frozenset(word for word in words if word not in self.little and not word.isdigit() and len(word) > 1)
 
     def _marked_stems(self, queries):
         """{game: the stems a snippet of that game marks}: the query's words and its glossary
