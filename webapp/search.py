@@ -66,7 +66,7 @@ GAME_FIT = 0.25  # without a game filter, how much the entries of the games that
 REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
 SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on
 PARENT_SHARE = 0.9  # how fully a parent must answer to come before a child that adds to its title
-TITLE_SAID = 0.2  # "fellowship action in solo": Fellowship (solo) says more of it than Fellowship
+TITLE_SAID = 0.2  # how much an entry moves up whose whole title the query says
 NUMBER_WEIGHT = 0.5  # a number in a question is usually the player's own count, not the rule's
 OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero Turn, not for steps
 
@@ -452,13 +452,15 @@ class SearchIndex:
             if fields["kind"] != "calculator":
                 self.titles.setdefault(self._title_words(stems(fields["title"])), set()).add(docnum)
         self.title_words = [self._title_words(stems(self.stored[docnum]["title"])) for docnum in range(len(self.stored))]
+        self.titles_with = {}  # title word -> the entries whose title has it
+        for docnum, words in enumerate(self.title_words):
+            for word in words:
+                self.titles_with.setdefault(word, []).append(docnum)
         self.title_said = [frozenset(words_of(self.stored[docnum]["title"])) for docnum in range(len(self.stored))]
-        self.parent, self.depth = [None] * len(self.stored), [0] * len(self.stored)
-        for _, entry in library.entries():  # parents come before their children
-            docnum = docnums[f"{entry.game}:{entry.id}"]
+        self.parent = [None] * len(self.stored)
+        for _, entry in library.entries():
             if entry.parent is not None:
-                self.parent[docnum] = docnums[f"{entry.game}:{entry.parent.id}"]
-                self.depth[docnum] = self.depth[self.parent[docnum]] + 1
+                self.parent[docnums[f"{entry.game}:{entry.id}"]] = docnums[f"{entry.game}:{entry.parent.id}"]
         self.games = tuple(library.games)
         self.speller = Speller(self.counts, frozenset(names), frozenset(bigrams), self.filler,
                                frozenset(player_words), frozenset(player_pairs), lambda word: " ".join(stems(word)))
@@ -742,30 +744,41 @@ class SearchIndex:
         asked = [s for group in plan.groups for s in group.key.split()]
         titled = self.titles.get(self._title_words(asked), set()) if lone or len(set(asked)) > 1 else set()
         kind_of, asked_for, words = self.doc_kind, plan.calculators, self._title_words(asked)
+        # a title the query says all of moves up by how much of the query it is: "fellowship action
+        # in solo" says more of Fellowship (solo) than of Fellowship
+        said = {}
+        for word in words:
+            for docnum in self.titles_with.get(word, ()):
+                said[docnum] = said.get(docnum, 0) + 1
+        said = {docnum: TITLE_SAID * n / len(words) for docnum, n in said.items() if n == len(self.title_words[docnum])
+                and not (plan.question and kind_of[docnum] == "term")}
         if plan.question:
             titled = {docnum for docnum in titled if kind_of[docnum] != "term"}
 
-        def key(docnum):
-            share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0)
-            every = ALL_BONUS if matched[docnum] == (1 << len(groups)) - 1 else 0.0
-            kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
-            said = self.title_words[docnum]  # a title the query says all of, by how much of the query it is
-            said = (TITLE_SAID * len(said) / len(words) if said and said <= words
-                    and not (plan.question and kind_of[docnum] == "term") else 0.0)
-            # of two titles the query names, the one in its very words: "when is the council called"
-            return (docnum in named, docnum in titled, docnum in titled and len(plan.words & self.title_said[docnum]),
-                    round((share + every + said + SCORE_WEIGHT * score[docnum] / best) * kind, 9), -docnum)
+        # of two titles the query names, the one in its very words first: "when is the council called"
+        titled = {docnum: 1 + len(plan.words & self.title_said[docnum]) for docnum in titled}
+        every = (1 << len(groups)) - 1
 
-        keys = {docnum: key(docnum) for docnum in score}
+        def key(docnum):
+            share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0) + said.get(docnum, 0.0)
+            kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
+            return (docnum in named, titled.get(docnum, 0),
+                    round((share + ALL_BONUS * (matched[docnum] == every) + SCORE_WEIGHT * score[docnum] / best) * kind, 9),
+                    -docnum)
+
+        ranked = sorted(score, key=key, reverse=True)
         # the rule before its exceptions: an entry whose title adds what the query does not ask
         # ("A besieged Army cannot retreat") comes after its parent when that answers as fully
-        for docnum in sorted(score, key=self.depth.__getitem__):
-            parent = self.parent[docnum]
-            if (parent in keys and self.title_words[docnum] - words - self.title_words[parent]
-                    and matched[parent] | matched[docnum] == matched[parent]
-                    and coverage[parent] >= PARENT_SHARE * coverage[docnum] and keys[parent] < keys[docnum]):
-                keys[docnum] = keys[parent][:3] + (keys[parent][3] - 1e-9, keys[docnum][4])
-        ranked = sorted(score, key=keys.__getitem__, reverse=True)
+        place = {docnum: i for i, docnum in enumerate(ranked[:LIMIT_MAX])}
+        moved = [docnum for docnum in sorted(place) if place.get(self.parent[docnum], -1) > place[docnum]
+                 and matched[self.parent[docnum]] | matched[docnum] == matched[self.parent[docnum]]
+                 and coverage[self.parent[docnum]] >= PARENT_SHARE * coverage[docnum]
+                 and self.title_words[docnum] - words - self.title_words[self.parent[docnum]]]
+        if moved:  # parents are numbered before their children, so a child follows its moved parent
+            keys = {docnum: key(docnum) for docnum in place}
+            for docnum in moved:
+                keys[docnum] = keys[self.parent[docnum]][:2] + (keys[self.parent[docnum]][2] - 1e-9, -docnum)
+            ranked[:LIMIT_MAX] = sorted(place, key=keys.__getitem__, reverse=True)
         return ranked, self._marked_stems(group.query for group, _ in groups)
 
     def _title_words(self, words):

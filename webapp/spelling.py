@@ -23,7 +23,10 @@ class Speller:
         self.player_words = player_words  # words (and their stems) players use on their own
         self.player_pairs = player_pairs
         self.key_of = key_of  # a word's stems, as the player vocabulary is keyed
-        self.deletions = {}
+        self.deletions, self.filler_deletions = {}, {}
+        for word in filler:
+            for deletion in _deletions(word, 1):
+                self.filler_deletions.setdefault(deletion, []).append(word)
         for word in counts:
             if 3 <= len(word) <= MAX_WORD and not word.isdigit():
                 for deletion in _deletions(word, MAX_EDITS):
@@ -48,11 +51,13 @@ class Speller:
                 or (before, word) in self.player_pairs or (word, after) in self.player_pairs)
 
     def slip(self, word):
-        """The question or little word a short unknown word is one slip away from ("wat": what), or None."""
+        """The little word a short unknown word is, but for a letter left out or two swapped ("wat":
+        what, "hte": the), or None: a wrong letter is a rules word more likely ("cad": card)."""
         if len(word) > 3:
             return None
-        slips = [f for f in self.filler if len(f) >= len(word) and edit_distance(word, f, 1) <= 1]
-        return min(slips, key=lambda f: (len(f) - len(word), f), default=None)
+        slips = [f for deletion in _deletions(word, 1) for f in self.filler_deletions.get(deletion, ())
+                 if (len(f) == len(word) + 1 or sorted(f) == sorted(word)) and edit_distance(word, f, 1) <= 1]
+        return min(slips, default=None)
 
     def close_words(self, word, neighbours=(None, None)):
         """Rules words within the allowed edits of ``word``, likeliest first."""
