@@ -331,3 +331,56 @@ def test_a_lone_player_word_finds_the_glossary_entry_of_the_rules_word(app):
     assert results.hits[0].id == "fotf:skies-darken"
     assert [(r.typed, r.rules) for r in top(app, "what is an epidemic", "fotf").rewrites] == [
         ("epidemic", ("skies darken",))]
+
+
+def test_no_game_rewrites_a_name_its_own_rules_give(library):
+    """A player phrase that is, word endings aside, a name in its game's rules (captured: Capture)
+    would show that game's players another meaning of the rules' own word."""
+    from webapp.vocabulary import game_names
+
+    clashes = []
+    for game, rewrites in library.vocabulary.rewrites.items():
+        if game is None:
+            continue
+        names = {" ".join(stems(name)) for name in game_names(library.games[game]) if len(name) > 2}
+        clashes += [(game, phrase) for rewrite in rewrites for phrase in rewrite.players
+                    if " ".join(stems(phrase)) in names]
+    assert not clashes
+
+
+@pytest.mark.parametrize("text, game, first, not_shown", [
+    ("capture", "fotf", "fotf:capture", "losing"),
+    ("my character died", "meccg", None, "direct influence"),
+    ("wat happens when i retreat", "wotr", "wotr:retreat", "war"),
+])
+def test_words_are_not_read_as_another_rules_word(app, text, game, first, not_shown):
+    results = top(app, text, game)
+    assert first is None or results.hits[0].id == first, [hit.id for hit in results.hits]
+    assert not any(not_shown in fold(hit.title) for hit in results.hits), [hit.title for hit in results.hits]
+    assert all(not_shown not in rule for rewrite in results.rewrites for rule in rewrite.rules)
+    assert not results.corrected
+
+
+def test_an_abbreviation_players_type_is_neither_corrected_nor_lost(app):
+    results = top(app, "how does a hero take dmg", "meq")
+    assert not results.corrected and ("dmg", ("damage", "health")) in [(r.typed, r.rules) for r in results.rewrites]
+    assert results.hits[0].id == "meq:damage-heroes"
+
+
+@pytest.mark.parametrize("text, game, before, after", [
+    ("can i retreat", "wotr", "wotr:retreat", "wotr:besieged-cannot-retreat"),
+    ("hero turn steps", "meq", "meq:hero-turn", "meq:two-player-second-turn"),
+    ("hero rally step", "meq", "meq:hero-rally", "meq:two-player-second-turn"),
+    ("when is the free council called", "meccg", "meccg:council-called", "meccg:end-call-council"),
+    ("i see you", None, "fotf:i-see-you", None),
+])
+def test_the_entry_a_query_names_comes_before_its_variants(app, text, game, before, after):
+    ids = top_ids(app, text, game, 10)
+    assert ids[0] == before, ids
+    assert after is None or after in ids[1:], ids
+
+
+def test_a_signed_number_is_a_modifier(app):
+    results = top(app, "stay untapped -3 to strike", "meccg")
+    assert [(r.typed, r.rules) for r in results.rewrites] == [("minus", ("modifier",))]
+    assert {"meccg:strike-tap-or-penalty", "meccg:prowess-modifiers"} & {hit.id for hit in results.hits}

@@ -14,9 +14,10 @@ Players ask questions, not titles, so a query is read the way a player means it:
 - accents are folded, words stemmed, hyphenated words matched joined and split, "quoted
   phrases" matched in order, and a word the rules never use is corrected to the closest rules
   word, preferring one that makes a phrase the rules use with its neighbour (serch dice);
-- for a question or a situation, rules and steps come before glossary terms and whole pages;
-  for a lone term, its glossary entry; for words that are a title, that entry; a question
-  about odds or scores lists the calculator it asks for first;
+- for a question or a situation, rules and steps come before glossary terms and whole pages,
+  and a rule before its exceptions; for a lone term, its glossary entry; for words that are a
+  title ("hero turn steps"), that entry; a question about odds or scores lists the calculator
+  it asks for first;
 - a query that names a game ("meq setup") searches that game; without a game filter or a
   name, entries of the game whose rules fit the whole question come first.
 The query text is never parsed as query syntax, so no input can widen a search or break it.
@@ -31,13 +32,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from flask import current_app
-from markupsafe import Markup
 from whoosh import query as wq
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from .search_documents import calculators_of, documents
+from .search_results import Hit, Results, Rewrite
 from .snippets import snippet
 from .spelling import Speller
 from .vocabulary import MAX_NAME_WORDS, WORD, fold, game_names, words_of
@@ -72,54 +73,25 @@ OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero T
 
 
 class JoinedWordFilter(Filter):
-    """Splits hyphenated and apostrophe words into parts and adds the joined form.
-
-    "re-roll" becomes re, roll and reroll; the joined form shares the last part's position,
-    so phrases that run across the word still match.
+    """Splits hyphenated and apostrophe words into parts and, unless told not to (phrase queries),
+    adds the joined form: "re-roll" becomes re, roll and reroll; the joined form shares the last
+    part's position, so phrases that run across the word still match.
     """
 
+    def __init__(self, joined=True):
+        self.joined = joined
+
     def __call__(self, tokens):
         pos = -1
         for token in tokens:
-            text = token.text
-            parts = re.split(r"[-'’]", text)
-            if len(parts) == 1:
+            parts = re.split(r"[-'’]", token.text)
+            for part in filter(None, parts):
                 pos += 1
-                token.pos = pos
+                token.text, token.pos = part, pos
                 yield token
-                continue
-            start = token.startchar if token.chars else None
-            offset = 0
-            for part in parts:
-                if part:
-                    pos += 1
-                    token.text = part
-                    token.pos = pos
-                    if start is not None:
-                        token.startchar = start + offset
-                        token.endchar = start + offset + len(part)
-                    yield token
-                offset += len(part) + 1
-            token.text = "".join(parts)
-            token.pos = pos
-            if start is not None:
-                token.startchar = start
-                token.endchar = start + len(text)
-            yield token
-
-
-class SplitOnlyFilter(Filter):
-    """Like JoinedWordFilter without the joined form: used to build phrase queries."""
-
-    def __call__(self, tokens):
-        pos = -1
-        for token in tokens:
-            for part in re.split(r"[-'’]", token.text):
-                if part:
-                    pos += 1
-                    token.text = part
-                    token.pos = pos
-                    yield token
+            if self.joined and len(parts) > 1:
+                token.text = "".join(parts)
+                yield token
 
 
 class FoldFilter(Filter):
@@ -139,7 +111,7 @@ def _chain(split_filter):
 
 CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much of its own words
 ANALYZER = _chain(JoinedWordFilter())
-PHRASE_ANALYZER = _chain(SplitOnlyFilter())
+PHRASE_ANALYZER = _chain(JoinedWordFilter(joined=False))
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -198,46 +170,6 @@ def concepts_in(text, table):
         for n in range(1, MAX_PHRASE_WORDS + 1):
             found.extend(table.get(" ".join(words[i:i + n]), ()))
     return found
-
-
-# --- results ------------------------------------------------------------------------------
-
-@dataclass
-class Hit:
-    id: str
-    game: str
-    section: str
-    kind: str
-    title: str
-    url: str
-    snippet: Markup
-    trail: list  # the game and the section, phases or rules the entry sits in, in words
-
-    def as_json(self):
-        return {"id": self.id, "game": self.game, "section": self.section, "kind": self.kind,
-                "title": self.title, "url": self.url, "snippet": str(self.snippet),
-                "game_title": self.trail[0], "section_title": " › ".join(self.trail[1:])}
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    typed: str  # the player's words
-    rules: tuple  # the rules' words searched for as well
-
-
-@dataclass
-class Results:
-    query: str
-    total: int
-    hits: list
-    suggestion: str | None
-    corrected: bool  # results came from a correction of a word the rules never use
-    rewrites: tuple = ()  # player words also searched as the rules' words
-
-    def as_json(self):
-        return {"query": self.query, "total": self.total, "results": [h.as_json() for h in self.hits],
-                "suggestion": self.suggestion,
-                "rewrites": [{"from": r.typed, "to": list(r.rules)} for r in self.rewrites]}
 
 
 @dataclass

@@ -1,0 +1,45 @@
+"""What a search answers: the entries found, each with its snippet, the player words it read as
+the rules' words, and all of it as the API's JSON. The search module fills them in."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+
+@dataclass
+class Hit:
+    id: str
+    game: str
+    section: str
+    kind: str
+    title: str
+    url: str
+    snippet: Markup
+    trail: list  # the game and the section, phases or rules the entry sits in, in words
+
+    def as_json(self):
+        return {"id": self.id, "game": self.game, "section": self.section, "kind": self.kind,
+                "title": self.title, "url": self.url, "snippet": str(self.snippet),
+                "game_title": self.trail[0], "section_title": " › ".join(self.trail[1:])}
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    typed: str  # the player's words
+    rules: tuple  # the rules' words searched for as well
+
+
+@dataclass
+class Results:
+    query: str
+    total: int
+    hits: list
+    suggestion: str | None
+    corrected: bool  # results came from a correction of a word the rules never use
+    rewrites: tuple = ()  # player words also searched as the rules' words
+
+    def as_json(self):
+        return {"query": self.query, "total": self.total, "results": [h.as_json() for h in self.hits],
+                "suggestion": self.suggestion,
+                "rewrites": [{"from": r.typed, "to": list(r.rules)} for r in self.rewrites]}
