@@ -43,13 +43,13 @@ FLOAT_NEGLIGIBLE).
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from copy import copy
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from itertools import accumulate
+from itertools import compress, count
 
 from . import wotr_combat
 from .inputs import InputError, require_bool, require_choice, require_int
@@ -331,6 +331,7 @@ class _Plan:
     withdraw_after: int | None
     siege_battles: int
     exact: bool
+    compare: bool = False  # solve standing in the field as well as withdrawing (see _Solver)
 
 
 def _roll_changes(plan):
@@ -366,6 +367,51 @@ def _setup(army, hit, modifiers_on):
             army.reroll_modifier if modifiers_on else 0)
 
 
+class _Tally:
+    """What one stretch of a battle adds to its result (see _Solver)."""
+
+    def __init__(self, zero, pairs, shown):
+        self.final = [zero] * pairs  # attacker index * def_count + defender index -> chance of ending there
+        self.by_round = {name: [zero] * (shown + 1) for name in OUTCOMES}  # ended in round t
+        self.present = [zero] * (shown + 2)  # the battle is on at the start of round t
+        self.stopped = zero  # still on after the last round allowed
+        self.occupancy = zero  # expected rounds
+        self.withdrew = self.to_reinforcements = self.elites_to_reinforcements = zero
+
+    def __add__(self, other):
+        both = copy(self)
+        both.final = [x + y for x, y in zip(self.final, other.final)]
+        both.by_round = {name: [x + y for x, y in zip(column, other.by_round[name])]
+                         for name, column in self.by_round.items()}
+        both.present = [x + y for x, y in zip(self.present, other.present)]
+        for name in ("stopped", "occupancy", "withdrew", "to_reinforcements", "elites_to_reinforcements"):
+            setattr(both, name, getattr(self, name) + getattr(other, name))
+        return both
+
+    def count_rounds(self, first, last, present, shown):
+        """The battle is on at the start of rounds first..last with these chances."""
+        if first <= last:
+            upto = min(last, shown + 1)
+            column = self.present
+            for t in range(first, upto + 1):
+                column[t] += present[t]
+            self.occupancy += sum(present[first:last + 1])
+
+    def count_ends(self, first, last, present, ends, by_outcome, shown):
+        """The battle ends from here in rounds first..last: ends [(pair, chance)], by_outcome {outcome: chance}."""
+        if first <= last:
+            total = sum(present[first:last + 1])
+            final = self.final
+            for pair, chance in ends:
+                final[pair] += chance * total
+            upto = min(last, shown)
+            if first <= upto:
+                for outcome, chance in by_outcome.items():
+                    column = self.by_round[outcome]
+                    for t in range(first, upto + 1):
+                        column[t] += chance * present[t]
+
+
 class _Solver:
     """One pass over the chain's states in order of phase, then falling hit points.
 
@@ -373,7 +419,15 @@ class _Solver:
     field battle, phase b >= 1 a siege with b siege battles still to fight (the current
     one included). arrivals[node][t] is the chance of coming to the node from elsewhere at
     the start of round t; slot last + 1 is the tail (every round after `last`) when the
-    battle is fought to the end. A node is visited once, after every node that leads to it.
+    battle is fought to the end. A node is visited once, after every node that leads to it:
+    nodes wait in buckets by (phase rank, hit points), and every move goes to a later bucket.
+
+    What the pass finds goes to three tallies: `before`, the field battle before the
+    defender withdraws (all of it when it does not); `siege`, everything after the
+    withdrawal; and, when standing and withdrawing are compared (plan.compare), `after`,
+    the field battle from the round the defender would have withdrawn on, had it stood. The
+    rounds before a withdrawal are the same battle either way, so they are fought once:
+    withdrawing is before + siege, standing before + after.
     """
 
     def __init__(self, plan: _Plan):
@@ -381,6 +435,7 @@ class _Solver:
         attacker, defender = plan.attacker, plan.defender
         self.exact = plan.exact
         self.zero = Fraction(0) if plan.exact else 0.0
+        self.one = Fraction(1) if plan.exact else 1.0
         self.negligible = 0 if plan.exact else FLOAT_NEGLIGIBLE
         self.att_side = (attacker.regulars, attacker.elites, attacker.casualty_policy,
                          _enough(attacker.replacement_regulars, attacker.elites))
@@ -388,12 +443,19 @@ class _Solver:
                          _enough(defender.replacement_regulars, defender.elites))
         self.att_table, self.def_table = _side_table(*self.att_side), _side_table(*self.def_side)
         self.att_count, self.def_count = len(self.att_table[0]), len(self.def_table[0])
+        self.pairs = self.att_count * self.def_count
         self.att_units = [r + e for r, e in self.att_table[0]]
         self.def_units = [r + e for r, e in self.def_table[0]]
         self.att_dice = [min(units, MAX_DICE) for units in self.att_units]
         self.def_dice = [min(units, MAX_DICE) for units in self.def_units]
         self.att_hp = [hit_points(r, e) for r, e in self.att_table[0]]
         self.def_hp = [hit_points(r, e) for r, e in self.def_table[0]]
+        self.top_hp = self.att_hp[0] + self.def_hp[0]  # every move keeps or lowers hit points
+        ceases = plan.attacker_ceases_at
+        self.ceases = -1 if ceases is None else ceases
+        # only a field round can bring no hit and leave the battle as it was, and not once the
+        # attacker is at the strength where it ceases (it stops after any round)
+        self.can_be_quiet = [units > self.ceases for units in self.att_units]
 
         steady_from = _roll_changes(plan)[-1]  # from this round on the rolls no longer change
         self.withdraws_at = None if plan.withdraw_after is None else plan.withdraw_after + 1
@@ -406,7 +468,12 @@ class _Solver:
             self.tail = True
         if self.withdraws_at is not None and self.withdraws_at > self.last:
             self.withdraws_at = None  # the round limit comes first
-        self.segments = {kind: self._segments(kind) for kind in ("field", "siege")}
+        # field rounds from `split` on count as standing after the withdrawal would have come
+        self.split = self.withdraws_at if plan.compare and self.withdraws_at is not None else self.last + 2
+        # the last field round fought: the round before the withdrawal, unless standing is counted too
+        self.field_until = self.last if self.split <= self.last or self.withdraws_at is None else self.withdraws_at - 1
+        self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
+        self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
         self.rolls = {}
 
     def _segments(self, kind):
@@ -420,19 +487,13 @@ class _Solver:
                 segments.append([t, t, regime])
         return segments
 
-    def _node(self, phase, a, d):
-        return (phase * self.att_count + a) * self.def_count + d
-
     def _arrivals(self, node):
-        """The node's arrival slots, created (and queued for its visit) on first use."""
-        arrivals = self.arrivals.get(node)
-        if arrivals is None:
-            arrivals = self.arrivals[node] = [self.zero] * (self.last + 2)
-            pair = node % (self.att_count * self.def_count)
-            a, d = divmod(pair, self.def_count)
-            phase = node // (self.att_count * self.def_count)
-            rank = 0 if phase == 0 else 1 + self.plan.siege_battles - phase
-            heapq.heappush(self.queue, (rank, -(self.att_hp[a] + self.def_hp[d]), node))
+        """The node's arrival slots, created (and put in its bucket) on first use."""
+        arrivals = self.arrivals[node] = [self.zero] * (self.last + 2)
+        phase, pair = divmod(node, self.pairs)
+        a, d = divmod(pair, self.def_count)
+        rank = 0 if phase == 0 else 1 + self.plan.siege_battles - phase
+        self.buckets[rank * (self.top_hp + 1) + self.top_hp - self.att_hp[a] - self.def_hp[d]].append(node)
         return arrivals
 
     def _rolls(self, regime):
@@ -448,207 +509,337 @@ class _Solver:
                 [_hit_chances(dice, *def_setup, self.exact)[0] for dice in range(MAX_DICE + 1)])
         return found
 
-    def _quiet(self, phase, a, d, regime):
-        """The chance a field round from (a, d) brings no hit on either side and the battle goes on.
-
-        A siege round always moves on (a payment or the next siege battle), and an attacker already
-        at the strength where it ceases stops after any round.
-        """
-        ceases = self.plan.attacker_ceases_at
-        if phase or (ceases is not None and self.att_units[a] <= ceases):
-            return self.zero
+    def _quiet(self, a, d, regime):
+        """The chance a field round from (a, d) brings no hit on either side."""
         _, _, att_misses, def_misses = self._rolls(regime)
         return att_misses[self.att_dice[a]] * def_misses[self.def_dice[d]]
 
     def _round(self, phase, a, d, regime):
         """One round fought from (a, d) with these rolls.
 
-        Returns (quiet, moves, ends, by_outcome): quiet, the chance of no hit on either side
-        (back to the same node); moves, [(target's arrivals, pair where a round limit would
-        stop it, chance)]; ends, [(pair, chance)] where the battle is over; by_outcome,
-        [(outcome, chance)] summing the ends.
+        Returns (moves, ends, by_outcome): moves, [(target node, pair where a round limit would
+        stop it, chance)], leaving out a quiet round (no hit on either side, back to the same
+        node); ends, [(pair, chance)] where the battle is over; by_outcome, {outcome: chance}
+        summing the ends.
         """
         plan = self.plan
         att_losses, def_losses, _, _ = self._rolls(regime)
         payment = self.att_table[2]
-        ceases = -1 if plan.attacker_ceases_at is None else plan.attacker_ceases_at
+        ceases = self.ceases
         att_units, def_units = self.att_units, self.def_units
-        count = self.def_count
-        nodes_per_phase = self.att_count * count
-        arrivals = self.arrivals
+        def_count = self.def_count
         defender_rolls = def_losses[d][self.att_dice[a]]
-        quiet, moves, ends = self.zero, [], []
-        by_outcome = defaultdict(lambda: self.zero)
+        moves, ends = [], []
+        by_outcome = {}
         for a2, p in att_losses[a][self.def_dice[d]]:
             attacker_gone = att_units[a2] == 0
             if attacker_gone or att_units[a2] <= ceases:
                 going_on = None  # the attacker is gone or ceases the attack
             elif phase == 0:
-                going_on = a2 * count
+                going_on = a2 * def_count
             elif plan.siege_continue and payment[a2] >= 0:
-                going_on = phase * nodes_per_phase + payment[a2] * count
+                going_on = phase * self.pairs + payment[a2] * def_count
             elif phase > 1:
-                going_on = (phase - 1) * nodes_per_phase + a2 * count
+                going_on = (phase - 1) * self.pairs + a2 * def_count
             else:
                 going_on = None  # the last siege battle ends after this round
             for d2, q in defender_rolls:
-                chance = p * q
                 if going_on is None or def_units[d2] == 0:
-                    ends.append((a2 * count + d2, chance))
-                    by_outcome[_outcome(attacker_gone, def_units[d2] == 0)] += chance
-                elif phase == 0 and a2 == a and d2 == d:
-                    quiet = chance
-                else:
-                    target = arrivals.get(going_on + d2) or self._arrivals(going_on + d2)
-                    moves.append((target, a2 * count + d2, chance))
-        return quiet, moves, ends, list(by_outcome.items())
+                    chance = p * q
+                    ends.append((a2 * def_count + d2, chance))
+                    outcome = _OUTCOME_OF[attacker_gone][def_units[d2] == 0]
+                    by_outcome[outcome] = by_outcome.get(outcome, self.zero) + chance
+                elif phase or a2 != a or d2 != d:
+                    moves.append((going_on + d2, a2 * def_count + d2, p * q))
+        return moves, ends, by_outcome
 
     # ------------------------------------------------------------------ the pass
 
     def solve(self):
         plan = self.plan
-        zero = self.zero
-        self.arrivals, self.queue = {}, []
-        self.final = defaultdict(lambda: zero)  # attacker index * def_count + defender index -> chance
-        self.by_round = {name: [zero] * (self.shown + 1) for name in OUTCOMES}  # ended in round t
-        self.present = [zero] * (self.shown + 2)  # the battle is on at the start of round t
-        self.stopped = zero  # still on after the last round allowed
-        self.occupancy = zero  # expected rounds
-        self.withdrew = self.to_reinforcements = self.elites_to_reinforcements = zero
-        one = Fraction(1) if self.exact else 1.0
-        if self.withdraws_at == 1:
-            self._withdraw(0, 0, 1, one)
-        else:
-            self._arrivals(self._node(plan.siege_battles if plan.terrain == "siege" else 0, 0, 0))[1] = one
-        while self.queue:
-            self._visit(heapq.heappop(self.queue)[2])
+        self.arrivals = [None] * (self.pairs * (plan.siege_battles + 1))
+        self.buckets = [[] for _ in range((plan.siege_battles + 1) * (self.top_hp + 1))]
+        self.before, self.after, self.siege = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
+        if self.withdraws_at == 1 and not plan.compare:
+            self._withdraw(0, 0, 1, self.one)
+        elif plan.terrain == "siege":
+            self._arrivals(self._node(plan.siege_battles, 0, 0))[1] = self.one
+        elif not self._open_field():
+            self._arrivals(0)[1] = self.one
+        for bucket in self.buckets:  # a visit only adds to later buckets
+            for node in bucket:
+                self._visit(node)
         return self
+
+    def _node(self, phase, a, d):
+        return (phase * self.att_count + a) * self.def_count + d
 
     def _withdraw(self, a, d, t, mass):
         """The defender pulls back into its Stronghold at the start of round t: a siege begins."""
         inside = self.def_table[3][d]
         (r, e), (r_in, e_in) = self.def_table[0][d], self.def_table[0][inside]
-        self.withdrew += mass
-        self.to_reinforcements += mass * (r + e - r_in - e_in)
-        self.elites_to_reinforcements += mass * (e - e_in)
-        self._arrivals(self._node(self.plan.siege_battles, a, inside))[t] += mass
+        siege = self.siege
+        siege.withdrew += mass
+        siege.to_reinforcements += mass * (r + e - r_in - e_in)
+        siege.elites_to_reinforcements += mass * (e - e_in)
+        node = self._node(self.plan.siege_battles, a, inside)
+        (self.arrivals[node] or self._arrivals(node))[t] += mass
+
+    def _field_tally(self, t):
+        return self.before if t < self.split else self.after
+
+    def _field_tallies(self, first, last):
+        """[(tally, first, last)]: field rounds first..last split between `before` and `after`."""
+        split = self.split
+        return [(self.before, first, min(last, split - 1)), (self.after, max(first, split), last)]
+
+    def _open_field(self):
+        """The opening of a field battle: every round until either Army's Combat dice change.
+
+        While the attacker keeps rolling the dice it started with (and has not ceased) and so
+        does the defender, each Army's losses depend on its own state and the other's fixed
+        dice only, so the two Armies' states are independent: their chance together is the
+        product of each Army's own. Those rounds are fought on each Army alone, and each pair
+        of states that leaves the opening gets the product of the two Armies' chances, round
+        by round. Returns False when there is no opening (an attacker that ceases at once).
+        """
+        plan = self.plan
+        zero, last, negligible, shown = self.zero, self.last, self.negligible, self.shown
+        ceases = self.ceases
+        att_dice, def_dice = self.att_dice[0], self.def_dice[0]
+        att_inside = [dice == att_dice and units > ceases for dice, units in zip(self.att_dice, self.att_units)]
+        def_inside = [dice == def_dice for dice in self.def_dice]
+        if not att_inside[0]:
+            return False
+        regimes = [None] + [regime for t0, t1, regime in self.segments[0] for _ in range(t0, t1 + 1)]
+        att_mass, def_mass = {0: self.one}, {0: self.one}
+        att_flow, def_flow = {}, {}  # state -> (first round, [chance of coming to it in round t])
+        inside = [zero] * (last + 2)  # the chance both Armies are still in the opening at the start of round t
+        t = 1
+        while t <= self.field_until:
+            inside[t] = sum(att_mass.values(), zero) * sum(def_mass.values(), zero)
+            if inside[t] <= negligible:
+                inside[t] = zero
+                att_mass = def_mass = {}  # dropped: negligible in floating point
+                break
+            if t == self.withdraws_at:
+                self._withdraw_all(att_mass, def_mass, t)
+            att_losses, def_losses, _, _ = self._rolls(regimes[t])
+            att_mass = self._one_side(att_mass, att_losses, def_dice, att_inside, att_flow, t)
+            def_mass = self._one_side(def_mass, def_losses, att_dice, def_inside, def_flow, t)
+            t += 1
+        fought = t - 1
+        for tally, first, until in self._field_tallies(1, fought):
+            tally.count_rounds(first, until, inside, shown)
+        stops = not self.tail and fought == last  # the round limit stops what is still on after round `last`
+        feeds_until = fought - 1 if stops else fought
+
+        def_count = self.def_count
+        att_units, def_units = self.att_units, self.def_units
+        by_outcome = {}
+        for a2, (att_first, att_column) in att_flow.items():
+            attacker_gone = att_units[a2] == 0
+            attacker_stops = attacker_gone or att_units[a2] <= ceases
+            for d2, (def_first, def_column) in def_flow.items():
+                if att_inside[a2] and def_inside[d2]:
+                    continue
+                first = max(att_first, def_first)
+                pair = a2 * def_count + d2
+                defender_gone = def_units[d2] == 0
+                if attacker_stops or defender_gone:
+                    chances = [zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
+                                                                      def_column[first:fought + 1])]
+                    by_outcome[_OUTCOME_OF[attacker_gone][defender_gone]] = self.one
+                    for tally, start, until in self._field_tallies(first, fought):
+                        tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, shown)
+                    by_outcome.clear()
+                    continue
+                if first <= feeds_until:
+                    target = self.arrivals[pair] or self._arrivals(pair)
+                    for t in range(first, feeds_until + 1):
+                        target[t + 1] += att_column[t] * def_column[t]
+                if stops:
+                    chance = att_column[last] * def_column[last]
+                    tally = self._field_tally(last)
+                    tally.final[pair] += chance
+                    tally.stopped += chance
+        t = fought + 1
+        if t > self.field_until:  # not dropped
+            for a, att_chance in att_mass.items():
+                for d, def_chance in def_mass.items():
+                    pair = a * def_count + d
+                    if t == self.withdraws_at:  # and the defender does not stand
+                        self._withdraw(a, d, t, att_chance * def_chance)
+                    elif stops:
+                        tally = self._field_tally(last)
+                        tally.final[pair] += att_chance * def_chance
+                        tally.stopped += att_chance * def_chance
+                    else:  # fought to the end: the rest of the battle goes on in the pass
+                        (self.arrivals[pair] or self._arrivals(pair))[t] += att_chance * def_chance
+        return True
+
+    def _withdraw_all(self, att_mass, def_mass, t):
+        """Standing compared with withdrawing: the pairs still in the opening withdraw too."""
+        for a, att_chance in att_mass.items():
+            for d, def_chance in def_mass.items():
+                self._withdraw(a, d, t, att_chance * def_chance)
+
+    def _one_side(self, mass, losses, opposing_dice, inside, flow, t):
+        """One Army's chances after round t, inside the opening; flow[state] records every state it came to."""
+        zero = self.zero
+        after = {}
+        for state, chance in mass.items():
+            for state2, p in losses[state][opposing_dice]:
+                moved = chance * p
+                found = flow.get(state2)
+                if found is None:
+                    found = flow[state2] = (t, [zero] * (self.last + 2))
+                found[1][t] += moved
+                if inside[state2]:
+                    after[state2] = after.get(state2, zero) + moved
+        return after
 
     def _visit(self, node):
-        arrivals = self.arrivals.pop(node)
-        for start in range(1, self.last + 2):
-            if arrivals[start]:
-                break
-        else:
-            return  # nothing ever arrives (every way in was negligible)
-        phase, pair = divmod(node, self.att_count * self.def_count)
+        arrivals = self.arrivals[node]
+        self.arrivals[node] = None
+        start = next(compress(count(), arrivals), None)  # the first round anything arrives
+        if start is None:
+            return
+        arrived_until = len(arrivals) - 1 - next(compress(count(), reversed(arrivals)))
+        phase, pair = divmod(node, self.pairs)
         a, d = divmod(pair, self.def_count)
-        zero = self.zero
-        last = self.last
-        withdrawing = phase == 0 and self.withdraws_at is not None
-        fights_until = self.withdraws_at - 1 if withdrawing else last
-        segments = [(max(t0, start), min(t1, fights_until), regime)
-                    for t0, t1, regime in self.segments["field" if phase == 0 else "siege"]
+        zero, last, negligible, shown = self.zero, self.last, self.negligible, self.shown
+        fights_until = self.field_until if phase == 0 else last
+        segments = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments[phase != 0]
                     if t1 >= start and t0 <= fights_until]
 
-        # the chance of being here at the start of each round: arrivals, plus a quiet round before
-        present = arrivals  # reused in place: arrivals[t] is read before present[t] is written
+        # the chance of being here at the start of each round: arrivals, plus a quiet round before,
+        # computed in place (arrivals[t] is read before present[t] is written) and only as far as
+        # the chance is not negligible
+        present = arrivals
         carried = zero
-        for t0, t1, regime in segments:
-            quiet = self._quiet(phase, a, d, regime)
-            if quiet:
-                present[t0] += carried
-                present[t0:t1 + 1] = accumulate(arrivals[t0:t1 + 1], lambda before, here: here + quiet * before)
-                carried = quiet * present[t1]
-            else:
-                carried = zero
-        end = fights_until
-        while end >= start and present[end] <= self.negligible:  # exact zeros, or negligible floats
+        reached = min(arrived_until, fights_until)
+        if phase == 0 and self.can_be_quiet[a]:
+            for t0, t1, regime in segments:
+                if t0 > arrived_until and carried <= negligible:
+                    break
+                quiet = self._quiet(a, d, regime)
+                until = min(t1, arrived_until)
+                t = t0
+                if until >= t0:
+                    for t in range(t0, until + 1):
+                        carried = present[t] = present[t] + carried
+                        carried *= quiet
+                    t = until + 1
+                while t <= t1 and carried > negligible:
+                    present[t] = carried
+                    carried *= quiet
+                    t += 1
+                reached = max(reached, t - 1)
+        end = reached
+        while end >= start and present[end] <= negligible:  # exact zeros, or negligible floats
             end -= 1
         if end < fights_until:
             carried = zero
-        if end >= start:
-            shown_end = min(end, self.shown + 1) + 1
-            if start < shown_end:
-                self.present[start:shown_end] = [x + y for x, y in zip(self.present[start:shown_end],
-                                                                       present[start:shown_end])]
-            self.occupancy += sum(present[start:end + 1], zero)
+        stretches = self._field_tallies(start, end) if phase == 0 else [(self.siege, start, end)]
+        for tally, first, until in stretches:
+            tally.count_rounds(first, until, present, shown)
 
-        final = self.final
+        all_arrivals = self.arrivals
+        steady = None  # the last round's (regime, moves, ends), reused by the tail
         for t0, t1, regime in segments:
             t1 = min(t1, end)
             if t0 > t1:
-                continue
-            quiet, moves, ends, by_outcome = self._round(phase, a, d, regime)
+                break
+            moves, ends, by_outcome = self._round(phase, a, d, regime)
+            steady = regime, moves, ends
             # with a round limit, round `last` leads to no further round
-            feeding = present[t0:(t1 if self.tail or t1 < last else last - 1) + 1]
-            if feeding:
-                stop = t0 + 1 + len(feeding)
-                for target, _, chance in moves:
-                    target[t0 + 1:stop] = [x + chance * y for x, y in zip(target[t0 + 1:stop], feeding)]
+            feeds_until = t1 if self.tail or t1 < last else last - 1
+            # (slot in the next round, chance here): plain loops beat list comprehensions on short stretches
+            feeding = [(t + 1, here) for t, here in zip(range(t0, feeds_until + 1), present[t0:feeds_until + 1])
+                       if here]
+            for target_node, _, chance in moves:
+                target = all_arrivals[target_node] or self._arrivals(target_node)
+                for slot, here in feeding:
+                    target[slot] += chance * here
             if ends:
-                total = sum(present[t0:t1 + 1], zero)
-                for pair_end, chance in ends:
-                    final[pair_end] += chance * total
-                row_end = min(t1, self.shown) + 1
-                if t0 < row_end:
-                    for outcome, chance in by_outcome:
-                        column = self.by_round[outcome]
-                        column[t0:row_end] = [x + chance * y for x, y in zip(column[t0:row_end], present[t0:row_end])]
+                for tally, first, until in (self._field_tallies(t0, t1) if phase == 0 else [(self.siege, t0, t1)]):
+                    tally.count_ends(first, until, present, ends, by_outcome, shown)
             if not self.tail and t1 == last:  # stopped by the round limit, both Armies standing
+                tally = self.siege if phase else self._field_tally(last)
                 mass = present[last]
                 for _, stop_pair, chance in moves:
-                    final[stop_pair] += chance * mass
-                final[pair] += carried
-                self.stopped += mass - sum((chance for _, chance in ends), zero) * mass
+                    tally.final[stop_pair] += chance * mass
+                tally.final[pair] += carried
+                tally.stopped += mass - sum((chance for _, chance in ends), zero) * mass
 
-        if withdrawing:
-            leaving = arrivals[self.withdraws_at] + carried
+        withdraws_at = self.withdraws_at
+        if phase == 0 and withdraws_at is not None and start <= withdraws_at:
+            if withdraws_at <= fights_until:  # standing compared: this chance withdraws too
+                leaving = present[withdraws_at] if withdraws_at <= end else zero
+            else:
+                leaving = arrivals[withdraws_at] + carried
             if leaving:
-                self._withdraw(a, d, self.withdraws_at, leaving)
-        elif self.tail:
+                self._withdraw(a, d, withdraws_at, leaving)
+        if self.tail and fights_until == last:
             entering = arrivals[last + 1] + carried
             if entering:
-                self._tail(phase, a, d, entering)
+                self._tail(phase, a, d, entering, steady)
 
-    def _tail(self, phase, a, d, entering):
+    def _tail(self, phase, a, d, entering, steady):
         """Every round after `last` at once: the rolls no longer change, so the quiet rounds are geometric."""
-        quiet, moves, ends, _ = self._round(phase, a, d, _regime(self.plan, "field" if phase == 0 else "siege",
-                                                                self.last + 1))
-        rounds_here = entering / (1 - quiet)
-        self.occupancy += rounds_here
-        for target, _, chance in moves:
-            target[self.last + 1] += chance * rounds_here
+        regime = self.tail_regimes[phase != 0]
+        if steady is not None and steady[0] == regime:
+            _, moves, ends = steady
+        else:
+            moves, ends, _ = self._round(phase, a, d, regime)
+        if phase == 0 and self.can_be_quiet[a]:
+            entering /= 1 - self._quiet(a, d, regime)
+        tally = self.siege if phase else self._field_tally(self.last + 1)
+        tally.occupancy += entering  # the expected rounds fought here
+        slot = self.last + 1
+        all_arrivals, final = self.arrivals, tally.final
+        for target_node, _, chance in moves:
+            (all_arrivals[target_node] or self._arrivals(target_node))[slot] += chance * entering
         for pair, chance in ends:
-            self.final[pair] += chance * rounds_here
+            final[pair] += chance * entering
+
+
+_OUTCOME_OF = (("neither_eliminated", "defender_eliminated"), ("attacker_eliminated", "both_eliminated"))
 
 
 def _outcome(attacker_gone, defender_gone):
-    if attacker_gone and defender_gone:
-        return "both_eliminated"
-    if attacker_gone:
-        return "attacker_eliminated"
-    if defender_gone:
-        return "defender_eliminated"
-    return "neither_eliminated"
-@lru_cache(maxsize=128)
-def _solve(plan: _Plan):
-    """The solved chain's numbers, as immutable tuples (kept in a bounded cache)."""
-    solver = _Solver(plan).solve()
+    return _OUTCOME_OF[attacker_gone][defender_gone]
+
+
+def _numbers(solver, tally):
+    """A solved battle's numbers, as immutable tuples (kept in a bounded cache)."""
     att_states, def_states = solver.att_table[0], solver.def_table[0]
     final = tuple((att_states[a], def_states[d], chance)
-                  for (a, d), chance in ((divmod(pair, solver.def_count), chance) for pair, chance in solver.final.items())
+                  for (a, d), chance in ((divmod(pair, solver.def_count), chance)
+                                         for pair, chance in enumerate(tally.final))
                   if chance)
     rows = []
     totals = {name: solver.zero for name in OUTCOMES}
     for t in range(1, solver.shown + 1):
         for name in OUTCOMES:
-            totals[name] += solver.by_round[name][t]
-        still = solver.stopped if (not solver.tail and t == solver.last) else solver.present[t + 1]
+            totals[name] += tally.by_round[name][t]
+        still = tally.stopped if (not solver.tail and t == solver.last) else tally.present[t + 1]
         rows.append((t, *(totals[name] for name in OUTCOMES), still))
         if not still:
             break
-    return (final, tuple(rows), solver.occupancy, solver.withdrew, solver.to_reinforcements,
-            solver.elites_to_reinforcements)
+    return (final, tuple(rows), tally.occupancy, tally.withdrew, tally.to_reinforcements,
+            tally.elites_to_reinforcements)
+
+
+@lru_cache(maxsize=128)
+def _solve(plan: _Plan):
+    """The battle's numbers; with plan.compare, (withdrawing, standing)."""
+    solver = _Solver(plan).solve()
+    withdrawing = _numbers(solver, solver.before + solver.siege)
+    if plan.compare:
+        return withdrawing, _numbers(solver, solver.before + solver.after)
+    return withdrawing
 
 
 # --------------------------------------------------------------------------- the battle
@@ -701,6 +892,14 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
       expected_rounds; sources: [{rule, source}] for the rules this battle used, source
           "summary" or "rulebook"; explanation: plain sentences.
     """
+    plan = _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after,
+                 siege_battles, exact)
+    return _result(plan, _solve(plan))
+
+
+def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after, siege_battles,
+          exact):
+    """The checked inputs of battle(), as the chain's cache key."""
     _check_army("attacker", attacker)
     _check_army("defender", defender)
     require_choice("terrain", terrain, TERRAINS)
@@ -723,10 +922,15 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
         raise InputError("defender_regulars", f"at most {MAX_SIEGE_DEFENDERS} (regulars + elites) "
                                               f"can defend a Stronghold under siege")
 
-    plan = _Plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue,
-                 withdraw_after, siege_battles, exact)
-    final, rows, expected_rounds, withdrew, to_reinforcements, elites_to_reinforcements = _solve(plan)
-    zero = Fraction(0) if exact else 0.0
+    return _Plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after,
+                 siege_battles, exact)
+
+
+def _result(plan, numbers):
+    """battle()'s result from the chain's numbers (see _numbers)."""
+    final, rows, expected_rounds, withdrew, to_reinforcements, elites_to_reinforcements = numbers
+    attacker, defender = plan.attacker, plan.defender
+    zero = Fraction(0) if plan.exact else 0.0
 
     outcomes = {name: zero for name in OUTCOMES}
     attacker_detail = defaultdict(lambda: zero)
@@ -738,7 +942,7 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
 
     per_round = [{"round": t, **dict(zip(OUTCOMES, values)), "still_fighting": still}
                  for t, *values, still in rows]
-    if rounds is None:
+    if plan.rounds is None:
         per_round.append({"round": None, **outcomes, "still_fighting": zero})
 
     defender_destroyed = outcomes["defender_eliminated"] + outcomes["both_eliminated"]
@@ -774,15 +978,17 @@ def stand_or_withdraw(attacker: Army, defender: Army, withdraw_after: int = 0, s
                       siege_continue: bool = True, exact: bool = False) -> dict:
     """"Stand or withdraw?" for a defender in a region with its own Stronghold.
 
-    Fights the same battle twice: standing in the field to the end (terrain "field"), and
-    withdrawing into the Stronghold after `withdraw_after` rounds, followed by
-    `siege_battles` siege battles (see battle()). Returns {"stand": result, "withdraw":
-    result, "difference": {headline key: withdraw minus stand}}.
+    Fights the same battle two ways: standing in the field to the end (terrain "field"),
+    and withdrawing into the Stronghold after `withdraw_after` rounds, followed by
+    `siege_battles` siege battles (see battle()); the rounds before the withdrawal are
+    solved once for both. Returns {"stand": result, "withdraw": result, "difference":
+    {headline key: withdraw minus stand}}, each result as battle() gives it.
     """
-    common = dict(rounds=rounds, attacker_ceases_at=attacker_ceases_at, siege_continue=siege_continue, exact=exact)
-    stand = battle(attacker, defender, "field", **common)
-    withdraw = battle(attacker, defender, "field", withdraw_after=withdraw_after, siege_battles=siege_battles,
-                      **common)
+    withdrawing = _plan(attacker, defender, "field", rounds, attacker_ceases_at, siege_continue, withdraw_after,
+                        siege_battles, exact)
+    standing = replace(withdrawing, withdraw_after=None, siege_battles=1)
+    withdraw_numbers, stand_numbers = _solve(replace(withdrawing, compare=True))
+    stand, withdraw = _result(standing, stand_numbers), _result(withdrawing, withdraw_numbers)
     return {"stand": stand, "withdraw": withdraw,
             "difference": {key: withdraw["headline"][key] - stand["headline"][key] for key in HEADLINE}}
 
