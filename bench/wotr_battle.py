@@ -1,19 +1,24 @@
 """Timing of the War of the Ring battle engine (run: python bench/wotr_battle.py).
 
-Two tables, both in process (no HTTP), with time.perf_counter:
+Two tables, both in process (no HTTP). Every battle is timed cold (every cache of the
+engine cleared first), by the wall clock (time.perf_counter) and by the process's own CPU
+time (time.process_time, which other work on a shared machine inflates less); each figure
+is the best of a few runs, as other work only ever adds time.
 
-- typical battles (armies of up to 7 units) and the largest (10 against 10): each timed
-  cold (every cache cleared before the run) and cached (the battle answered from the
-  engine's cache), several runs; median and best. Goal: every typical battle under 5 ms
-  cold; the largest are shown beside them.
-- a grid of extremes inside the API's bounds: all-Elite, all-Regular and mixed armies of
-  10 (5 in a besieged Stronghold), either casualty policy, Leadership 0 or 10, modifiers at
-  -5, 0 or +5 on both sides, every terrain, 100 rounds and fought to the end; then the new
-  options at their most costly (withdrawal with 5 siege battles, a modifier window that
-  ends at round 100, no Regulars to replace Elites). Each battle cold, best of a few runs
-  (other work on the machine only ever adds time). Goal: the worst under 50 ms.
+- typical battles (armies of up to 7 units, and 10 against 10 mixed) in every mode: a
+  battle in the field, a City, a siege, a round limit, a one-round card, a withdrawal into
+  the Stronghold, standing and withdrawing compared. Goal: each under 5 ms.
+- a grid of extremes inside the API's bounds, in every mode: all-Elite, all-Regular and
+  mixed armies of 10 (5 in a besieged Stronghold), either casualty policy, Leadership 0 or
+  10, modifiers at -5, 0 and +5 on each side, 100 rounds and fought to the end; standing in
+  every terrain, several siege battles in a row, a withdrawal after 0, 3 or 50 rounds (1 or
+  5 siege battles), standing and withdrawing compared (one request: two battles), modifier
+  windows (round 1, round 2, rounds 2-100, round 50 on), limited Regulars to replace
+  Elites (0 or 3), an attacker that ceases, siege battles of one round. Prints the median,
+  p90 and worst per mode and for all, and the slowest battles. Goal: the worst under 50 ms.
 
-`--quick` times fewer runs; `--slowest N` lists the N slowest battles of the grid.
+`--quick` times each battle once; `--slowest N` lists the N slowest battles of the grid;
+`--mode NAME` times one mode of the grid only.
 """
 
 import argparse
@@ -25,136 +30,192 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from webapp.engines.wotr_battle import Army, battle, clear_caches  # noqa: E402
+from webapp.engines.wotr_battle import Army, battle, clear_caches, stand_or_withdraw  # noqa: E402
 
 TYPICAL_MS = 5
 WORST_MS = 50
 
+# (name, attacker, defender, options); options["compare"] asks for standing and withdrawing compared
 TYPICAL = [
     ("1 v 1, to the end", Army(1, 0), Army(1, 0), {}),
     ("5 v 3, to the end", Army(4, 1, 1), Army(2, 1, 1), {}),
     ("5 v 5, to the end", Army(3, 2, 1), Army(4, 1, 1), {}),
     ("7 v 4, City", Army(5, 2, 2), Army(3, 1, 1), {"terrain": "city"}),
     ("6 v 3, siege", Army(3, 3, 2, "elites"), Army(2, 1, 1), {"terrain": "siege"}),
+    ("6 v 3, 3 siege battles", Army(3, 3, 2, "elites"), Army(2, 1, 1), {"terrain": "siege", "siege_battles": 3}),
     ("6 v 5, 3 rounds", Army(4, 2, 2), Army(3, 2, 1), {"rounds": 3}),
     ("5 v 4, card in round 1", Army(4, 1, 1, modifier=1, modifier_rounds="first"), Army(3, 1, 1), {}),
-    ("6 v 4, stand or withdraw", Army(4, 2, 2), Army(3, 1, 1), {"withdraw_after": 1, "siege_battles": 2}),
+    ("6 v 4, withdraw after 1", Army(4, 2, 2), Army(3, 1, 1), {"withdraw_after": 1, "siege_battles": 2}),
     ("7 v 6, to the end", Army(4, 3, 2), Army(4, 2, 2), {}),
+    ("7 v 7, 2 Regulars at hand", Army(4, 3, 2, replacement_regulars=2), Army(3, 4, 2, "elites"), {}),
+    ("7 v 6, compare, withdraw at once", Army(4, 3, 2), Army(4, 2, 2), {"compare": True, "withdraw_after": 0}),
+    ("7 v 7, compare, after 2, 3 sieges", Army(4, 3, 2), Army(5, 2, 1),
+     {"compare": True, "withdraw_after": 2, "siege_battles": 3}),
+    ("10 v 10 mixed, to the end", Army(6, 4, 3), Army(7, 3, 2), {}),
+    ("10 v 10 mixed, 100 rounds", Army(6, 4, 3), Army(7, 3, 2), {"rounds": 100}),
+    ("10 v 10 mixed, compare", Army(6, 4, 3), Army(7, 3, 2), {"compare": True, "withdraw_after": 1}),
 ]
 LARGEST = [
-    ("10 v 10, to the end", Army(6, 4, 3), Army(7, 3, 2), {}),
-    ("10 v 10, 100 rounds at most", Army(6, 4, 3), Army(7, 3, 2), {"rounds": 100}),
     ("10 v 10 all Elite, to the end", Army(0, 10, 5), Army(0, 10, 5), {}),
+    ("10 v 10 all Elite, 100 rounds", Army(0, 10, 5), Army(0, 10, 5), {"rounds": 100}),
 ]
 
 ARMIES = {"all Elite": (0, 10), "all Regular": (10, 0), "mixed": (5, 5)}
 GARRISONS = {"all Elite": (0, 5), "all Regular": (5, 0), "mixed": (2, 3)}
 TERRAINS = ("field", "city", "fortification", "siege")
+MODIFIERS = ((-5, -5), (0, 0), (5, 5), (-5, 5), (5, -5))
+ROUNDS = (100, None)
+MODES = ("stand", "sieges in a row", "withdraw", "compare", "modifier window", "limited Regulars", "other")
+
+
+def run(attacker, defender, options):
+    """One request's work: a battle, or standing and withdrawing compared."""
+    options = dict(options)
+    if options.pop("compare", False):
+        return stand_or_withdraw(attacker, defender, **options)
+    return battle(attacker, defender, **options)
+
+
+def _name(kind, policy, leadership, att_mod, def_mod, what, rounds):
+    return (f"{kind} {policy} L{leadership} mod {att_mod:+d}/{def_mod:+d} {what} "
+            f"{'to the end' if rounds is None else f'{rounds} rounds'}")
 
 
 def grid():
-    """(name, attacker, defender, options) for every battle of the grid of extremes."""
+    """(mode, name, attacker, defender, options) for every request of the grid of extremes."""
     cases = []
-    for (kind, units), policy, leadership, (att_mod, def_mod), terrain, rounds in itertools.product(
-            ARMIES.items(), ("strength", "elites"), (0, 10), ((-5, -5), (0, 0), (5, 5), (-5, 5), (5, -5)),
-            TERRAINS, (100, None)):
-        defending = GARRISONS[kind] if terrain == "siege" else units
-        attacker = Army(*units, leadership, policy, att_mod, att_mod)
-        defender = Army(*defending, leadership, policy, def_mod, def_mod)
-        name = (f"{kind} {policy} L{leadership} mod {att_mod:+d}/{def_mod:+d} {terrain} "
-                f"{'to the end' if rounds is None else f'{rounds} rounds'}")
-        cases.append((name, attacker, defender, {"terrain": terrain, "rounds": rounds}))
-    # the new options at their most costly
-    for (kind, units), policy, (att_mod, def_mod), rounds in itertools.product(
-            ARMIES.items(), ("strength", "elites"), ((-5, -5), (0, 0)), (100, None)):
-        for label, extra, army_extra in (
-                ("withdraw after 50, 5 sieges", {"withdraw_after": 50, "siege_battles": 5}, {}),
-                ("withdraw at once, 5 sieges", {"withdraw_after": 0, "siege_battles": 5}, {}),
-                ("modifier in rounds 2-100", {}, {"modifier_rounds": "2-100"}),
-                ("no Regulars to replace Elites", {}, {"replacement_regulars": 0})):
-            attacker = Army(*units, 10, policy, att_mod, att_mod, **army_extra)
-            defender = Army(*units, 10, policy, def_mod, def_mod, **army_extra)
-            name = (f"{kind} {policy} L10 mod {att_mod:+d}/{def_mod:+d} field {label} "
-                    f"{'to the end' if rounds is None else f'{rounds} rounds'}")
-            cases.append((name, attacker, defender, {"rounds": rounds, **extra}))
-    for (kind, units), policy in itertools.product(ARMIES.items(), ("strength", "elites")):
-        attacker = Army(*units, 10, policy)
-        defender = Army(*GARRISONS[kind], 10, policy)
-        cases.append((f"{kind} {policy} L10 siege, 5 siege battles to the end", attacker, defender,
-                      {"terrain": "siege", "siege_battles": 5}))
+    every_army = list(itertools.product(ARMIES.items(), ("strength", "elites"), (0, 10)))
+    for ((kind, units), policy, leadership), (att_mod, def_mod), rounds in itertools.product(
+            every_army, MODIFIERS, ROUNDS):
+        def armies(defending=units, **extra):
+            return (Army(*units, leadership, policy, att_mod, att_mod, **extra),
+                    Army(*defending, leadership, policy, def_mod, def_mod, **extra))
+
+        def name(what):
+            return _name(kind, policy, leadership, att_mod, def_mod, what, rounds)
+
+        for terrain in TERRAINS:
+            defending = GARRISONS[kind] if terrain == "siege" else units
+            cases.append(("stand", name(terrain), *armies(defending), {"terrain": terrain, "rounds": rounds}))
+        cases.append(("sieges in a row", name("siege, 5 siege battles"), *armies(GARRISONS[kind]),
+                      {"terrain": "siege", "siege_battles": 5, "rounds": rounds}))
+        for after, battles in itertools.product((0, 3, 50), (1, 5)):
+            options = {"withdraw_after": after, "siege_battles": battles, "rounds": rounds}
+            what = f"withdraw after {after}, {battles} siege battle{'s' if battles > 1 else ''}"
+            cases.append(("withdraw", name(what), *armies(), options))
+            cases.append(("compare", name(f"compare: stand or {what}"), *armies(), {"compare": True, **options}))
+        if (att_mod, def_mod) in ((-5, -5), (5, 5)):
+            for window, terrain in itertools.product(("first", "2", "2-100", "50-"), ("field", "fortification")):
+                cases.append(("modifier window", name(f"{terrain}, modifiers in rounds {window}"),
+                              *armies(modifier_rounds=window), {"terrain": terrain, "rounds": rounds}))
+            cases.append(("modifier window", name("compare: withdraw after 3, 5 sieges, modifiers in rounds 2-100"),
+                          *armies(modifier_rounds="2-100"),
+                          {"compare": True, "withdraw_after": 3, "siege_battles": 5, "rounds": rounds}))
+        if (att_mod, def_mod) in ((-5, -5), (0, 0)) and kind != "all Regular":
+            for spare in (0, 3):
+                cases.append(("limited Regulars", name(f"field, {spare} Regulars at hand"),
+                              *armies(replacement_regulars=spare), {"rounds": rounds}))
+                cases.append(("limited Regulars", name(f"compare: withdraw after 3, 5 sieges, {spare} Regulars at hand"),
+                              *armies(replacement_regulars=spare),
+                              {"compare": True, "withdraw_after": 3, "siege_battles": 5, "rounds": rounds}))
+        if (att_mod, def_mod) == (-5, -5):
+            cases.append(("other", name("field, the attacker ceases at 4"), *armies(),
+                          {"attacker_ceases_at": 4, "rounds": rounds}))
+            cases.append(("other", name("compare: withdraw after 3, 5 one-round sieges"), *armies(),
+                          {"compare": True, "withdraw_after": 3, "siege_battles": 5, "siege_continue": False,
+                           "rounds": rounds}))
     return cases
 
 
-def cold_runs(attacker, defender, options, repetitions, clock=time.perf_counter):
-    runs = []
+def timed(attacker, defender, options, repetitions):
+    """(best wall ms, best CPU ms) of `repetitions` cold runs."""
+    walls, cpus = [], []
     for _ in range(repetitions):
         clear_caches()
-        start = clock()
-        battle(attacker, defender, **options)
-        runs.append((clock() - start) * 1000)
-    return runs
+        wall, cpu = time.perf_counter(), time.process_time()
+        run(attacker, defender, options)
+        cpus.append((time.process_time() - cpu) * 1000)
+        walls.append((time.perf_counter() - wall) * 1000)
+    return min(walls), min(cpus)
 
 
-def warm_runs(attacker, defender, options, repetitions):
-    battle(attacker, defender, **options)
+def cached_ms(attacker, defender, options, repetitions):
+    run(attacker, defender, options)
     runs = []
     for _ in range(repetitions):
         start = time.perf_counter()
-        battle(attacker, defender, **options)
+        run(attacker, defender, options)
         runs.append((time.perf_counter() - start) * 1000)
-    return runs
+    return statistics.median(runs)
+
+
+def load_line():
+    return "load average " + " ".join(f"{load:.2f}" for load in os.getloadavg()) + f" on {os.cpu_count()} cores"
 
 
 def typical_table(repetitions):
-    print(f"Typical and largest battles, {repetitions} runs each, milliseconds")
-    header = f"{'battle':30} {'cold median':>11} {'cold best':>10} {'cached median':>13}"
+    print(f"Typical and largest battles, cold, best of {repetitions} runs, milliseconds ({load_line()})")
+    header = f"{'battle':36} {'wall':>7} {'CPU':>7} {'cached':>8}"
     print(header)
     print("-" * len(header))
-    medians = []
+    slowest = []
     for name, attacker, defender, options in TYPICAL + LARGEST:
         if name == LARGEST[0][0]:
-            print(f"{'largest armies:':30}")
-        cold = cold_runs(attacker, defender, options, repetitions)
-        warm = warm_runs(attacker, defender, options, repetitions)
+            print("largest armies:")
+        wall, cpu = timed(attacker, defender, options, repetitions)
         if (name, attacker, defender, options) in TYPICAL:
-            medians.append((statistics.median(cold), name))
-        print(f"{name:30} {statistics.median(cold):11.2f} {min(cold):10.2f} {statistics.median(warm):13.3f}")
-    slowest, which = max(medians)
-    verdict = "meets" if slowest < TYPICAL_MS else "MISSES"
-    print(f"typical: slowest cold median {slowest:.1f} ms ({which}) {verdict} the {TYPICAL_MS} ms goal")
+            slowest.append((wall, cpu, name))
+        print(f"{name:36} {wall:7.2f} {cpu:7.2f} {cached_ms(attacker, defender, options, repetitions):8.3f}")
+    wall, cpu, which = max(slowest)
+    verdict = "meets" if wall < TYPICAL_MS else "MISSES"
+    print(f"typical: slowest {wall:.1f} ms wall, {max(row[1] for row in slowest):.1f} ms CPU ({which}) {verdict} "
+          f"the {TYPICAL_MS} ms goal")
 
 
-def grid_table(repetitions, slowest):
-    cases = grid()
-    print(f"Grid of extremes: {len(cases)} battles, each cold, best of {repetitions} runs, milliseconds "
-          f"(wall clock; and the process's own CPU time, which other work on the machine inflates less)")
-    timed = []
-    for name, attacker, defender, options in cases:
-        wall = min(cold_runs(attacker, defender, options, repetitions))
-        cpu = min(cold_runs(attacker, defender, options, repetitions, time.process_time))
-        timed.append((wall, cpu, name))
-    timed.sort(reverse=True)
-    for label, column in (("wall", 0), ("CPU ", 1)):
-        times = sorted(row[column] for row in timed)
-        print(f"{label}: median {statistics.median(times):.1f}   p90 {times[int(0.9 * (len(times) - 1))]:.1f}   "
-              f"worst {times[-1]:.1f}")
-    print(f"slowest {slowest} (wall, CPU):")
-    for wall, cpu, name in timed[:slowest]:
-        print(f"  {wall:7.1f} {cpu:7.1f}  {name}")
-    worst_wall, _, which = timed[0]
+def _figures(times):
+    times = sorted(times)
+    return statistics.median(times), times[int(0.9 * (len(times) - 1))], times[-1]
+
+
+def grid_table(repetitions, slowest, only_mode=None):
+    cases = [case for case in grid() if only_mode is None or case[0] == only_mode]
+    print(f"Grid of extremes: {len(cases)} requests, each cold, best of {repetitions} run"
+          f"{'s' if repetitions > 1 else ''}, milliseconds ({load_line()} at the start)")
+    timed_cases = []
+    for mode, name, attacker, defender, options in cases:
+        timed_cases.append((*timed(attacker, defender, options, repetitions), mode, name))
+    header = (f"{'mode':18} {'requests':>8}  {'wall median':>11} {'p90':>6} {'worst':>6}  "
+              f"{'CPU median':>10} {'p90':>6} {'worst':>6}")
+    print(header)
+    print("-" * len(header))
+    for mode in (*MODES, "all"):
+        rows = [row for row in timed_cases if mode in ("all", row[2])]
+        if not rows:
+            continue
+        wall, cpu = _figures([row[0] for row in rows]), _figures([row[1] for row in rows])
+        print(f"{mode:18} {len(rows):8}  {wall[0]:11.1f} {wall[1]:6.1f} {wall[2]:6.1f}  "
+              f"{cpu[0]:10.1f} {cpu[1]:6.1f} {cpu[2]:6.1f}")
+    timed_cases.sort(key=lambda row: row[1], reverse=True)
+    print(f"slowest {slowest} by CPU (wall, CPU ms):")
+    for wall, cpu, mode, name in timed_cases[:slowest]:
+        print(f"  {wall:6.1f} {cpu:6.1f}  {name}")
+    worst_wall = max(row[0] for row in timed_cases)
+    _, worst_cpu, _, which = timed_cases[0]
     verdict = "meets" if worst_wall < WORST_MS else "MISSES"
-    print(f"worst: {worst_wall:.1f} ms wall ({which}) {verdict} the {WORST_MS} ms goal; "
-          f"most CPU: {max(row[1] for row in timed):.1f} ms")
+    print(f"worst: {worst_wall:.1f} ms wall; most CPU {worst_cpu:.1f} ms ({which}); {verdict} the {WORST_MS} ms goal "
+          f"({load_line()} at the end)")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer runs per battle")
-    parser.add_argument("--slowest", type=int, default=8, help="how many of the grid's slowest battles to list")
+    parser.add_argument("--quick", action="store_true", help="one run per battle")
+    parser.add_argument("--slowest", type=int, default=8, help="how many of the grid's slowest requests to list")
+    parser.add_argument("--mode", choices=MODES, help="time this mode of the grid only")
     args = parser.parse_args(argv)
-    typical_table(3 if args.quick else 7)
-    print()
-    grid_table(1 if args.quick else 3, args.slowest)
+    if args.mode is None:
+        typical_table(1 if args.quick else 5)
+        print()
+    grid_table(1 if args.quick else 3, args.slowest, args.mode)
 
 
 if __name__ == "__main__":

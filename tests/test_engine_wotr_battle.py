@@ -713,25 +713,83 @@ FLOAT_CASES = [
 ]
 
 
+def numbers(result):
+    """Every figure of a battle's result, in a fixed order."""
+    yield from result["outcomes"].values()
+    yield from result["headline"].values()
+    yield from result["attacker_survivors"] + result["defender_survivors"]
+    for key in ("expected_rounds", "withdrew", "expected_attacker_casualties", "expected_defender_casualties",
+                "expected_attacker_elites_lost", "expected_defender_elites_lost", "expected_defender_to_reinforcements"):
+        yield result[key]
+    for row in result["per_round"]:
+        yield from (value for name, value in row.items() if name != "round")
+
+
 @pytest.mark.parametrize("attacker, defender, options", FLOAT_CASES)
 def test_floating_point_agrees_with_fractions(attacker, defender, options):
     exact = battle(attacker, defender, **options)
     fast = wotr_battle.battle(attacker, defender, **options)
     assert isinstance(fast["outcomes"]["defender_eliminated"], float)
 
-    def numbers(result):
-        yield from result["outcomes"].values()
-        yield from result["headline"].values()
-        yield from result["attacker_survivors"] + result["defender_survivors"]
-        for key in ("expected_rounds", "withdrew", "expected_attacker_casualties", "expected_defender_casualties",
-                    "expected_attacker_elites_lost", "expected_defender_elites_lost"):
-            yield result[key]
-        for row in result["per_round"]:
-            yield from (value for name, value in row.items() if name != "round")
-
     pairs = list(zip(numbers(exact), numbers(fast)))
     assert len(pairs) == len(list(numbers(exact))) == len(list(numbers(fast)))
     assert max(abs(F(x) - F(y)) for x, y in pairs) < F(1, 10 ** 12)
+
+
+# standing and withdrawing compared: the rounds before the withdrawal are solved once for both
+COMPARE_CASES = [
+    (Army(2, 5, 2, "elites"), Army(4, 4, 1), {"withdraw_after": 3, "siege_battles": 3, "rounds": 15}),
+    (Army(2, 5, 2, "elites"), Army(4, 4, 1), {"withdraw_after": 3, "siege_battles": 3}),
+    (Army(3, 2, 1, modifier=1, modifier_rounds="2-3"), Army(2, 3, 2, "elites"), {"withdraw_after": 0,
+                                                                                 "siege_battles": 2}),
+    (Army(4, 2, 1, replacement_regulars=1), Army(3, 3, 1, replacement_regulars=0),
+     {"withdraw_after": 1, "rounds": 6, "siege_continue": False}),
+    (Army(5, 1, 2), Army(2, 2, 0), {"withdraw_after": 2, "attacker_ceases_at": 3, "siege_battles": 2}),
+    (Army(2, 0), Army(3, 0), {"withdraw_after": 2, "attacker_ceases_at": 2}),  # ceases after any round
+    (Army(2, 1), Army(1, 1), {"withdraw_after": 30, "rounds": 20}),  # the round limit comes first
+    (Army(4, 3, 1, "elites"), Army(3, 3, 1), {"withdraw_after": 24, "siege_battles": 2}),  # after the rounds shown
+]
+
+
+@pytest.mark.parametrize("attacker, defender, options", COMPARE_CASES)
+def test_comparing_gives_the_battles_fought_one_by_one(attacker, defender, options):
+    both = stand_or_withdraw(attacker, defender, exact=True, **options)
+    standing = {name: value for name, value in options.items() if name not in ("withdraw_after", "siege_battles")}
+    assert both["stand"] == battle(attacker, defender, **standing)
+    assert both["withdraw"] == battle(attacker, defender, **options)
+    assert both["difference"] == {key: both["withdraw"]["headline"][key] - both["stand"]["headline"][key]
+                                  for key in wotr_battle.HEADLINE}
+
+
+@pytest.mark.parametrize("attacker, defender, options", COMPARE_CASES + [
+    (Army(0, 10, 0, "elites", -5, -5), Army(0, 10, 0, "elites", -5, -5), {"withdraw_after": 4, "rounds": 25}),
+])
+def test_comparing_in_floating_point_agrees_with_fractions(attacker, defender, options):
+    exact = stand_or_withdraw(attacker, defender, exact=True, **options)
+    fast = stand_or_withdraw(attacker, defender, **options)
+    for plan in ("stand", "withdraw"):
+        pairs = list(zip(numbers(exact[plan]), numbers(fast[plan])))
+        assert len(pairs) == len(list(numbers(exact[plan]))) == len(list(numbers(fast[plan])))
+        assert max(abs(F(x) - F(y)) for x, y in pairs) < F(1, 10 ** 12)
+
+
+@pytest.mark.parametrize("attacker, defender, terrain", [
+    (Army(0, 10, 1, "elites", -1, 0), Army(0, 10, 0, "elites", 0, -2), "field"),  # 5 dice a side for many rounds
+    (Army(6, 4, 0), Army(7, 3, 2, "elites"), "fortification"),
+    (Army(0, 4, 2, "strength", 1, 0, "2-3"), Army(3, 0, 1), "city"),  # fewer than 5 dice from the start
+])
+def test_large_armies_match_a_brute_force_count(attacker, defender, terrain):
+    # the opening rounds, while neither Army's dice change, are fought on each Army alone
+    result = battle(attacker, defender, terrain=terrain, rounds=6)
+    final, cumulative, still, _ = reference_rounds(attacker, defender, terrain, rounds=6)
+    by_attacker = Counter()
+    for (a, _), p in final.items():
+        by_attacker[a] += p
+    assert {(row["regulars"], row["elites"]): row["probability"]
+            for row in result["attacker_survivors_detail"]} == +by_attacker
+    for row, totals, on in zip(result["per_round"], cumulative, still):
+        assert {name: row[name] for name in OUTCOME_NAMES} == totals
+        assert row["still_fighting"] == on
 
 
 def test_repeated_battles_come_from_the_cache():
