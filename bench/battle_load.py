@@ -1,16 +1,19 @@
 """Does a slow battle starve the workers? /healthz under two clients looping on battles.
 
-Run: python bench/battle_load.py. Starts gunicorn (2 sync workers, as in load.py) and
-measures /healthz with one wrk connection for a fixed time, three ways:
+Run: python bench/battle_load.py. First finds the slowest request the battle API accepts:
+the slowest requests of bench/wotr_battle.py's grid (10 Elites a side keeping their Elites,
+no Leadership, every modifier at -5; standing and withdrawing compared, with up to 5 siege
+battles, 100 rounds at most or to the end; and the slowest plain battle), each answered in
+process by the app (Flask's test client, the engine's caches cleared first, best of 3 by CPU
+time). Then starts gunicorn (2 sync workers, as in load.py) and measures /healthz with one
+wrk connection for a fixed time, three ways:
 
 - alone, nothing else running;
-- while two clients (wrk, 2 connections) loop on the slowest battle the API accepts: 10
-  Elites a side keeping their Elites, no Leadership, every modifier at -5, in a
-  Fortification, 100 rounds at most (the slowest of bench/wotr_battle.py's grid that the
-  API's fields can ask for). After its first answer each worker serves it from its cache;
-- while the two clients cycle through 180 variants of that battle (round limits 81 to 100,
-  re-roll modifiers that change the request but not the work), more than a worker's
-  battle cache holds, so every request is computed afresh.
+- while two clients (wrk, 2 connections) loop on that slowest request. After its first
+  answer each worker serves it from its cache;
+- while the two clients cycle through 182 variants of it that change the request but not the
+  work (Regulars at hand to replace Elites: blank, or 10 to 99, all of them "enough" for 10
+  Elites), more than a worker's 128-battle cache holds, so every request is solved afresh.
 
 Goal: /healthz p50 under 20 ms with the battles looping. The table also gives the battle
 requests' own rate and latency, and the CPU other processes used meanwhile.
@@ -23,28 +26,70 @@ import os
 import sys
 import tempfile
 import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from load import (Gunicorn, OtherCpu, machine_line, run_wrk, stop_on_sigterm, wait_for_quiet,  # noqa: E402
+from load import (ROOT, Gunicorn, OtherCpu, machine_line, run_wrk, stop_on_sigterm, wait_for_quiet,  # noqa: E402
                   wrk_path)
 
 DURATION = int(os.environ.get("BENCH_DURATION", "10"))
 HEALTHZ_P50_GOAL_MS = 20
 SIDE = ("{side}_regulars=0&{side}_elites=10&{side}_leadership=0&{side}_policy=elites&{side}_modifier=-5"
-        "&{side}_modifier_rounds=all")
+        "&{side}_reroll_modifier=-5&{side}_modifier_rounds={window}&{side}_replacement_regulars={at_hand}")
+# the slowest requests of bench/wotr_battle.py's grid, as the API asks for them
+CANDIDATES = {
+    "compare: withdraw before round 1, 5 siege battles, 100 rounds":
+        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&rounds=100",
+    "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds":
+        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100",
+    "compare: withdraw after 50 rounds, 5 siege battles, 100 rounds":
+        "terrain=field&defender_choice=compare&withdraw_after=50&siege_battles=5&rounds=100",
+    "compare: withdraw after 50 rounds, 1 siege battle, to the end":
+        "terrain=field&defender_choice=compare&withdraw_after=50&siege_battles=1",
+    "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds, modifiers from round 2":
+        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100&window=2-",
+    "withdraw after 50 rounds, 5 siege battles, 100 rounds":
+        "terrain=field&defender_choice=withdraw&withdraw_after=50&siege_battles=5&rounds=100",
+    "stand: Fortification, 100 rounds": "terrain=fortification&defender_choice=stand&rounds=100",
+}
 
 
-def slowest_battle(rounds=100, attacker_reroll=-5, defender_reroll=-5):
-    return ("/api/wotr/battle?" + SIDE.format(side="attacker") + f"&attacker_reroll_modifier={attacker_reroll}&"
-            + SIDE.format(side="defender") + f"&defender_reroll_modifier={defender_reroll}"
-            + f"&terrain=fortification&rounds={rounds}")
+def battle_path(battle, attacker_at_hand="", defender_at_hand=""):
+    """The API request for one of CANDIDATES' battles (`window=` in it sets both Armies' modifier rounds)."""
+    options = dict(option.split("=") for option in battle.split("&"))
+    window = options.pop("window", "all")
+    return ("/api/wotr/battle?" + SIDE.format(side="attacker", window=window, at_hand=attacker_at_hand) + "&"
+            + SIDE.format(side="defender", window=window, at_hand=defender_at_hand) + "&"
+            + "&".join(f"{name}={value}" for name, value in options.items()))
 
 
-def battle_variants():
-    """Distinct requests for the same work: with no Leadership the re-roll modifier is never used."""
-    return [slowest_battle(rounds, a, d)
-            for rounds, a, d in itertools.product(range(81, 101), (-5, -4, -3), (-5, -4, -3))]
+def battle_variants(battle):
+    """Distinct requests for the same work: 10 or more Regulars at hand never run out for 10 Elites."""
+    return [battle_path(battle, attacker, defender)
+            for attacker, defender in itertools.product(["", *range(10, 100)], ("", "10"))]
+
+
+def slowest_request(repetitions=3):
+    """[(CPU ms, name, battle)] for CANDIDATES answered in process, slowest first."""
+    sys.path.insert(0, ROOT)
+    from webapp import create_app
+    from webapp.engines.wotr_battle import clear_caches
+
+    with tempfile.TemporaryDirectory(prefix="redbook-bench-battle-") as instance:
+        client = create_app({"INSTANCE_PATH": instance}).test_client()
+        timed = []
+        for name, battle in CANDIDATES.items():
+            runs = []
+            for _ in range(repetitions):
+                clear_caches()
+                start = time.process_time()
+                response = client.get(battle_path(battle))
+                runs.append((time.process_time() - start) * 1000)
+                if response.status_code != 200:
+                    raise SystemExit(f"{name}: {response.status_code} {response.get_data(as_text=True)[:300]}")
+            timed.append((min(runs), name, battle))
+    return sorted(timed, reverse=True)
 
 
 def measure(server, pids, battle_paths, duration):
@@ -76,6 +121,8 @@ def main(argv=None):
     stop_on_sigterm()
     wrk_path()
     quiet = wait_for_quiet(args.wait_quiet) if args.wait_quiet else None
+    candidates = slowest_request()
+    _, slowest_name, slowest = candidates[0]
     rows = []
     with tempfile.TemporaryDirectory(prefix="redbook-bench-battle-") as instance:
         server = Gunicorn(instance, workers=args.workers)
@@ -83,16 +130,19 @@ def main(argv=None):
             server.start()
             server.wait_ready()
             pids = [server.process.pid] + server.wait_workers()
-            for name, paths in (("alone", None), ("one slowest battle, looped", [slowest_battle()]),
-                                ("180 distinct slow battles", battle_variants())):
+            for name, paths in (("alone", None), ("the slowest request, looped", [battle_path(slowest)]),
+                                (f"{len(battle_variants(slowest))} distinct slowest", battle_variants(slowest))):
                 rows.append((name, paths) + measure(server, pids, paths, args.duration))
         finally:
             server.stop()
 
-    print(f"/healthz while battles loop: gunicorn {args.workers} sync workers, /healthz by 1 wrk connection, "
+    print("The slowest battle requests, answered in process (engine caches cleared, best of 3, CPU ms):")
+    for ms, name, _ in candidates:
+        print(f"  {ms:6.1f}  {name}")
+    print(f"\n/healthz while battles loop: gunicorn {args.workers} sync workers, /healthz by 1 wrk connection, "
           f"battles by 2 wrk connections, {args.duration} s each")
     print(f"  {machine_line()}" + (f"; other processes at start {quiet:.2f} cores" if quiet is not None else ""))
-    print(f"  slowest battle: {slowest_battle()}")
+    print(f"  slowest request: {slowest_name}: {battle_path(slowest)}")
     header = (f"{'battles looping':28} {'healthz p50 ms':>14} {'p99 ms':>7} {'req/s':>7} "
               f"{'battle req/s':>12} {'battle p50 ms':>13} {'errors':>6} {'other CPU':>9}")
     print(header)

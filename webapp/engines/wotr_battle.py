@@ -34,11 +34,17 @@ both Armies): every hit lowers them, so the only way to stay in a state is a rou
 no hits on either side, and that self-loop is closed in one step (a geometric number of
 quiet rounds). Each state carries the chance of being there at the start of each round,
 so one pass gives the whole round-by-round curve; a battle fought to the end keeps the
-rounds shown one by one and the rest as one tail. Everything is exact in method, with no
-sampling. `exact=True` works in fractions.Fraction throughout; the default works in
-floating point, which the tests hold within 1e-12 of the fractions, and drops any
-state's chance below 1e-20 in a round (at most a few times 1e-15 in all, see
-FLOAT_NEGLIGIBLE).
+rounds shown one by one and the rest as one tail. Two things make the pass short:
+- the opening: until either Army's Combat dice change (5 dice while it has 5 units or more),
+  each Army's losses depend only on its own state, so the two Armies are independent and
+  those rounds are fought on each Army alone; a pair of states gets the product of the two
+  Armies' chances (see _Solver._open_field);
+- standing and withdrawing compared share one pass: the rounds before the withdrawal are
+  the same battle either way (see _Solver).
+Everything is exact in method, with no sampling. `exact=True` works in fractions.Fraction
+throughout; the default works in floating point, which the tests hold within 1e-12 of the
+fractions, and drops any state's chance below 1e-20 in a round (at most a few times 1e-15
+in all, see FLOAT_NEGLIGIBLE).
 """
 
 from __future__ import annotations
@@ -71,8 +77,9 @@ MAX_REROLLS = 5
 NORMAL_HIT = 5
 HARD_HIT = 6  # attacking a City or Fortification in round 1, or a Stronghold under siege
 PER_ROUND_SHOWN = 20  # rounds listed in per_round when the battle is fought to the end
-# In floating point a state's chance below this in one round is dropped. A battle has at
-# most a few thousand states and 101 round slots, so all that is dropped stays below 1e-14.
+# In floating point a state's chance below this in one round is dropped, and so is the
+# opening once both Armies' chance of still being in it is. A battle has at most a few
+# thousand states and 102 round slots, so all that is dropped stays below 1e-14.
 FLOAT_NEGLIGIBLE = 1e-20
 
 SIDE_DENOMINATOR = 6 ** (MAX_DICE + MAX_REROLLS)  # any one side's roll fits over 6**10
