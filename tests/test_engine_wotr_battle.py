@@ -797,9 +797,26 @@ def test_repeated_battles_come_from_the_cache():
     first = wotr_battle.battle(Army(5, 5, 2), Army(6, 4, 1), rounds=50)
     first["summary"] = "changed by a caller"
     again = wotr_battle.battle(Army(5, 5, 2), Army(6, 4, 1), rounds=50)
-    assert wotr_battle._solve.cache_info().hits == 1
+    assert wotr_battle._solved.cache_info().hits == 1
     assert "summary" not in again and again["outcomes"] == first["outcomes"]
-    assert wotr_battle._solve.cache_info().maxsize is not None
+    assert wotr_battle._solved.cache_info().maxsize is not None
+
+
+def test_comparing_keeps_both_battles_in_the_cache(monkeypatch):
+    wotr_battle.clear_caches()
+    solved = []
+    solver = wotr_battle._Solver
+    monkeypatch.setattr(wotr_battle, "_Solver", lambda plan: solved.append(plan) or solver(plan))
+    attacker, defender = Army(4, 2, 1), Army(3, 3, 1)
+    both = stand_or_withdraw(attacker, defender, withdraw_after=2)
+    assert [plan.compare for plan in solved] == [True]  # one pass for both
+    assert wotr_battle.battle(attacker, defender) == both["stand"]
+    assert wotr_battle.battle(attacker, defender, withdraw_after=2) == both["withdraw"]
+    assert len(solved) == 1  # both from the cache
+    # withdrawing at another time: standing is known, so only the withdrawal is solved
+    other = stand_or_withdraw(attacker, defender, withdraw_after=0)
+    assert len(solved) == 2 and not solved[1].compare and solved[1].withdraw_after == 0
+    assert other["stand"] == both["stand"] and other["withdraw"] != both["withdraw"]
 
 
 # --------------------------------------------------------------------------- properties

@@ -317,7 +317,7 @@ def _losses(side, opponent_setup, exact):
 
 def clear_caches() -> None:
     """Forget every cached table and battle here and in wotr_combat (for cold-start timing)."""
-    for cached in (_remove_casualties, _hit_chances, _side_table, _losses, _solve):
+    for cached in (_remove_casualties, _hit_chances, _side_table, _losses, _solved):
         cached.cache_clear()
     wotr_combat.clear_caches()
 
@@ -840,13 +840,31 @@ def _numbers(solver, tally):
 
 
 @lru_cache(maxsize=128)
+def _solved(plan: _Plan) -> dict:
+    """The place for one battle's numbers ({"numbers": ...} once solved), kept for the 128 battles
+    asked for last. A dict rather than the numbers themselves, so that comparing standing and
+    withdrawing can keep the standing battle it solves on the way."""
+    return {}
+
+
 def _solve(plan: _Plan):
-    """The battle's numbers; with plan.compare, (withdrawing, standing)."""
-    solver = _Solver(plan).solve()
-    withdrawing = _numbers(solver, solver.before + solver.siege)
-    if plan.compare:
-        return withdrawing, _numbers(solver, solver.before + solver.after)
-    return withdrawing
+    """The battle's numbers (see _numbers), from the cache or solved."""
+    place = _solved(plan)
+    if "numbers" not in place:
+        solver = _Solver(plan).solve()
+        place["numbers"] = _numbers(solver, solver.before + solver.siege)
+    return place["numbers"]
+
+
+def _solve_both(withdrawing: _Plan, standing: _Plan):
+    """(withdrawing's numbers, standing's numbers), in one pass unless one is already known."""
+    withdraw_place, stand_place = _solved(withdrawing), _solved(standing)
+    if "numbers" in stand_place or "numbers" in withdraw_place:
+        return _solve(withdrawing), _solve(standing)
+    solver = _Solver(replace(withdrawing, compare=True)).solve()
+    withdraw_place["numbers"] = _numbers(solver, solver.before + solver.siege)
+    stand_place["numbers"] = _numbers(solver, solver.before + solver.after)
+    return withdraw_place["numbers"], stand_place["numbers"]
 
 
 # --------------------------------------------------------------------------- the battle
@@ -988,13 +1006,14 @@ def stand_or_withdraw(attacker: Army, defender: Army, withdraw_after: int = 0, s
     Fights the same battle two ways: standing in the field to the end (terrain "field"),
     and withdrawing into the Stronghold after `withdraw_after` rounds, followed by
     `siege_battles` siege battles (see battle()); the rounds before the withdrawal are
-    solved once for both. Returns {"stand": result, "withdraw": result, "difference":
+    solved once for both, and a battle already solved (standing, say, asked for before)
+    comes from the cache. Returns {"stand": result, "withdraw": result, "difference":
     {headline key: withdraw minus stand}}, each result as battle() gives it.
     """
     withdrawing = _plan(attacker, defender, "field", rounds, attacker_ceases_at, siege_continue, withdraw_after,
                         siege_battles, exact)
     standing = replace(withdrawing, withdraw_after=None, siege_battles=1)
-    withdraw_numbers, stand_numbers = _solve(replace(withdrawing, compare=True))
+    withdraw_numbers, stand_numbers = _solve_both(withdrawing, standing)
     stand, withdraw = _result(standing, stand_numbers), _result(withdrawing, withdraw_numbers)
     return {"stand": stand, "withdraw": withdraw,
             "difference": {key: withdraw["headline"][key] - stand["headline"][key] for key in HEADLINE}}
