@@ -387,7 +387,9 @@ class _Tally:
 
     def __add__(self, other):
         both = copy(self)
-        both.final = [x + y for x, y in zip(self.final, other.final)]
+        both.final = list(self.final)
+        for pair in compress(count(), other.final):  # the few pairs where a battle can end
+            both.final[pair] += other.final[pair]
         both.by_round = {name: [x + y for x, y in zip(column, other.by_round[name])]
                          for name, column in self.by_round.items()}
         both.present = [x + y for x, y in zip(self.present, other.present)]
@@ -822,10 +824,8 @@ def _outcome(attacker_gone, defender_gone):
 def _numbers(solver, tally):
     """A solved battle's numbers, as immutable tuples (kept in a bounded cache)."""
     att_states, def_states = solver.att_table[0], solver.def_table[0]
-    final = tuple((att_states[a], def_states[d], chance)
-                  for (a, d), chance in ((divmod(pair, solver.def_count), chance)
-                                         for pair, chance in enumerate(tally.final))
-                  if chance)
+    final = tuple((att_states[pair // solver.def_count], def_states[pair % solver.def_count], tally.final[pair])
+                  for pair in compress(count(), tally.final))
     rows = []
     totals = {name: solver.zero for name in OUTCOMES}
     for t in range(1, solver.shown + 1):
