@@ -459,6 +459,7 @@ class _Solver:
         self.def_dice = [min(units, MAX_DICE) for units in self.def_units]
         self.att_hp = [hit_points(r, e) for r, e in self.att_table[0]]
         self.def_hp = [hit_points(r, e) for r, e in self.def_table[0]]
+        self.def_gone = [units == 0 for units in self.def_units]
         self.top_hp = self.att_hp[0] + self.def_hp[0]  # every move keeps or lowers hit points
         ceases = plan.attacker_ceases_at
         self.ceases = -1 if ceases is None else ceases
@@ -531,35 +532,35 @@ class _Solver:
         node); ends, [(pair, chance)] where the battle is over; by_outcome, {outcome: chance}
         summing the ends.
         """
-        plan = self.plan
         att_losses, def_losses, _, _ = self._rolls(regime)
         payment = self.att_table[2]
-        ceases = self.ceases
-        att_units, def_units = self.att_units, self.def_units
-        def_count = self.def_count
+        ceases, att_units, def_gone = self.ceases, self.att_units, self.def_gone
+        def_count, pairs, zero = self.def_count, self.pairs, self.zero
+        siege_continue = self.plan.siege_continue
         defender_rolls = def_losses[d][self.att_dice[a]]
         moves, ends = [], []
         by_outcome = {}
         for a2, p in att_losses[a][self.def_dice[d]]:
+            row = a2 * def_count
             attacker_gone = att_units[a2] == 0
             if attacker_gone or att_units[a2] <= ceases:
                 going_on = None  # the attacker is gone or ceases the attack
             elif phase == 0:
-                going_on = a2 * def_count
-            elif plan.siege_continue and payment[a2] >= 0:
-                going_on = phase * self.pairs + payment[a2] * def_count
+                going_on = row
+            elif siege_continue and payment[a2] >= 0:
+                going_on = phase * pairs + payment[a2] * def_count
             elif phase > 1:
-                going_on = (phase - 1) * self.pairs + a2 * def_count
+                going_on = (phase - 1) * pairs + row
             else:
                 going_on = None  # the last siege battle ends after this round
             for d2, q in defender_rolls:
-                if going_on is None or def_units[d2] == 0:
+                if going_on is None or def_gone[d2]:
                     chance = p * q
-                    ends.append((a2 * def_count + d2, chance))
-                    outcome = _OUTCOME_OF[attacker_gone][def_units[d2] == 0]
-                    by_outcome[outcome] = by_outcome.get(outcome, self.zero) + chance
+                    ends.append((row + d2, chance))
+                    outcome = _OUTCOME_OF[attacker_gone][def_gone[d2]]
+                    by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
                 elif phase or a2 != a or d2 != d:
-                    moves.append((going_on + d2, a2 * def_count + d2, p * q))
+                    moves.append((going_on + d2, row + d2, p * q))
         return moves, ends, by_outcome
 
     # ------------------------------------------------------------------ the pass
