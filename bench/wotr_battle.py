@@ -14,7 +14,8 @@ is the best of a few runs, as other work only ever adds time.
   every terrain, several siege battles in a row, a withdrawal after 0, 3 or 50 rounds (1 or
   5 siege battles), standing and withdrawing compared (one request: two battles), modifier
   windows (round 1, round 2, rounds 2-100, round 50 on), limited Regulars to replace
-  Elites (0 or 3), an attacker that ceases, siege battles of one round. Prints the median,
+  Elites (0, 3 or 5 a side, or 5 for the attacker only), an attacker that ceases, siege
+  battles of one round. Prints the median,
   p90 and worst per mode and for all, and the slowest battles. Goal: the worst under 50 ms.
 
 `--quick` times each battle once; `--slowest N` lists the N slowest battles of the grid;
@@ -111,13 +112,16 @@ def grid():
             cases.append(("modifier window", name("compare: withdraw after 3, 5 sieges, modifiers in rounds 2-100"),
                           *armies(modifier_rounds="2-100"),
                           {"compare": True, "withdraw_after": 3, "siege_battles": 5, "rounds": rounds}))
-        if (att_mod, def_mod) in ((-5, -5), (0, 0)) and kind != "all Regular":
-            for spare in (0, 3):
-                cases.append(("limited Regulars", name(f"field, {spare} Regulars at hand"),
-                              *armies(replacement_regulars=spare), {"rounds": rounds}))
-                cases.append(("limited Regulars", name(f"compare: withdraw after 3, 5 sieges, {spare} Regulars at hand"),
-                              *armies(replacement_regulars=spare),
-                              {"compare": True, "withdraw_after": 3, "siege_battles": 5, "rounds": rounds}))
+        if (att_mod, def_mod) in ((-5, -5), (0, 0), (-5, 0)) and kind != "all Regular":
+            for att_spare, def_spare in ((0, 0), (3, 3), (5, 5), (5, None)):
+                at_hand = (f"{att_spare}/{'any' if def_spare is None else def_spare} Regulars at hand")
+                attacker = Army(*units, leadership, policy, att_mod, att_mod, replacement_regulars=att_spare)
+                defender = Army(*units, leadership, policy, def_mod, def_mod, replacement_regulars=def_spare)
+                cases.append(("limited Regulars", name(f"field, {at_hand}"), attacker, defender, {"rounds": rounds}))
+                for after in (0, 3):
+                    cases.append(("limited Regulars", name(f"compare: withdraw after {after}, 5 sieges, {at_hand}"),
+                                  attacker, defender,
+                                  {"compare": True, "withdraw_after": after, "siege_battles": 5, "rounds": rounds}))
         if (att_mod, def_mod) == (-5, -5):
             cases.append(("other", name("field, the attacker ceases at 4"), *armies(),
                           {"attacker_ceases_at": 4, "rounds": rounds}))

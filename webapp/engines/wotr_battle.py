@@ -459,6 +459,7 @@ class _Solver:
         self.def_dice = [min(units, MAX_DICE) for units in self.def_units]
         self.att_hp = [hit_points(r, e) for r, e in self.att_table[0]]
         self.def_hp = [hit_points(r, e) for r, e in self.def_table[0]]
+        self.att_gone = [units == 0 for units in self.att_units]
         self.def_gone = [units == 0 for units in self.def_units]
         self.top_hp = self.att_hp[0] + self.def_hp[0]  # every move keeps or lowers hit points
         ceases = plan.attacker_ceases_at
@@ -485,6 +486,7 @@ class _Solver:
         self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
         self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
         self.rolls = {}
+        self.going = {}  # phase -> _going(phase)
 
     def _segments(self, kind):
         """[(first round, last round, regime)] covering rounds 1..last, equal rounds merged."""
@@ -533,35 +535,42 @@ class _Solver:
         summing the ends.
         """
         att_losses, def_losses, _, _ = self._rolls(regime)
-        payment = self.att_table[2]
-        ceases, att_units, def_gone = self.ceases, self.att_units, self.def_gone
-        def_count, pairs, zero = self.def_count, self.pairs, self.zero
-        siege_continue = self.plan.siege_continue
+        going = self.going.get(phase) or self._going(phase)
+        att_gone, def_gone, def_count, zero = self.att_gone, self.def_gone, self.def_count, self.zero
         defender_rolls = def_losses[d][self.att_dice[a]]
         moves, ends = [], []
         by_outcome = {}
         for a2, p in att_losses[a][self.def_dice[d]]:
             row = a2 * def_count
-            attacker_gone = att_units[a2] == 0
-            if attacker_gone or att_units[a2] <= ceases:
-                going_on = None  # the attacker is gone or ceases the attack
-            elif phase == 0:
-                going_on = row
-            elif siege_continue and payment[a2] >= 0:
-                going_on = phase * pairs + payment[a2] * def_count
-            elif phase > 1:
-                going_on = (phase - 1) * pairs + row
-            else:
-                going_on = None  # the last siege battle ends after this round
+            going_on = going[a2]
             for d2, q in defender_rolls:
                 if going_on is None or def_gone[d2]:
                     chance = p * q
                     ends.append((row + d2, chance))
-                    outcome = _OUTCOME_OF[attacker_gone][def_gone[d2]]
+                    outcome = _OUTCOME_OF[att_gone[a2]][def_gone[d2]]
                     by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
                 elif phase or a2 != a or d2 != d:
                     moves.append((going_on + d2, row + d2, p * q))
         return moves, ends, by_outcome
+
+    def _going(self, phase):
+        """For each attacker state after a round in this phase, where the battle goes on: the first
+        node of its row (add the defender's state), or None where the battle is over."""
+        payment, pairs, def_count = self.att_table[2], self.pairs, self.def_count
+        going = []
+        for a2, units in enumerate(self.att_units):
+            if units == 0 or units <= self.ceases:
+                going.append(None)  # the attacker is gone or ceases the attack
+            elif phase == 0:
+                going.append(a2 * def_count)
+            elif self.plan.siege_continue and payment[a2] >= 0:  # it pays an Elite to fight on
+                going.append(phase * pairs + payment[a2] * def_count)
+            elif phase > 1:  # the next siege battle
+                going.append((phase - 1) * pairs + a2 * def_count)
+            else:
+                going.append(None)  # the last siege battle ends after this round
+        self.going[phase] = going
+        return going
 
     # ------------------------------------------------------------------ the pass
 
