@@ -2,18 +2,20 @@
 
 Run: python bench/battle_load.py. First finds the slowest request the battle API accepts:
 the slowest requests of bench/wotr_battle.py's grid (10 Elites a side keeping their Elites,
-no Leadership, every modifier at -5; standing and withdrawing compared, with up to 5 siege
-battles, 100 rounds at most or to the end; and the slowest plain battle), each answered in
-process by the app (Flask's test client, the engine's caches cleared first, best of 3 by CPU
-time). Then starts gunicorn (2 sync workers, as in load.py) and measures /healthz with one
-wrk connection for a fixed time, three ways:
+no Leadership, every modifier at -5; standing and withdrawing compared, with 5 siege battles,
+the attacker with or without 5 Regulars at hand, 100 rounds at most or to the end; and the
+slowest plain battle), each answered in process by the app (Flask's test client, the
+engine's caches cleared first, best of 3 by CPU time). Then starts gunicorn (2 sync
+workers, as in load.py) and measures /healthz with one wrk connection for a fixed time,
+three ways:
 
 - alone, nothing else running;
 - while two clients (wrk, 2 connections) loop on that slowest request. After its first
   answer each worker serves it from its cache;
 - while the two clients cycle through 182 variants of it that change the request but not the
-  work (Regulars at hand to replace Elites: blank, or 10 to 99, all of them "enough" for 10
-  Elites), more than a worker's 128-battle cache holds, so every request is solved afresh.
+  work (the defender's Regulars at hand to replace Elites: blank, or 10 to 99, all of them
+  enough for 10 Elites; the attacker's re-roll modifier at -5 or -4, with no Leadership to
+  re-roll), more than a worker's 128-battle cache holds, so every request is solved afresh.
 
 Goal: /healthz p50 under 20 ms with the battles looping. The table also gives the battle
 requests' own rate and latency, and the CPU other processes used meanwhile.
@@ -35,39 +37,43 @@ from load import (ROOT, Gunicorn, OtherCpu, machine_line, run_wrk, stop_on_sigte
 
 DURATION = int(os.environ.get("BENCH_DURATION", "10"))
 HEALTHZ_P50_GOAL_MS = 20
-SIDE = ("{side}_regulars=0&{side}_elites=10&{side}_leadership=0&{side}_policy=elites&{side}_modifier=-5"
-        "&{side}_reroll_modifier=-5&{side}_modifier_rounds={window}&{side}_replacement_regulars={at_hand}")
-# the slowest requests of bench/wotr_battle.py's grid, as the API asks for them
+ARMY = ("{side}_regulars=0&{side}_elites=10&{side}_leadership=0&{side}_policy=elites&{side}_modifier=-5"
+        "&{side}_reroll_modifier={reroll}&{side}_modifier_rounds={window}&{side}_replacement_regulars={at_hand}")
+# the slowest requests of bench/wotr_battle.py's grid, as the API asks for them; `window` sets both
+# Armies' modifier rounds, `attacker_at_hand` the attacker's Regulars at hand
 CANDIDATES = {
-    "compare: withdraw before round 1, 5 siege battles, 100 rounds":
-        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&rounds=100",
+    "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds, attacker with 5 Regulars at hand":
+        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100&attacker_at_hand=5",
+    "compare: withdraw before round 1, 5 siege battles, 100 rounds, attacker with 5 Regulars at hand":
+        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&rounds=100&attacker_at_hand=5",
     "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds":
         "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100",
+    "compare: withdraw before round 1, 5 siege battles, 100 rounds":
+        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&rounds=100",
     "compare: withdraw after 50 rounds, 5 siege battles, 100 rounds":
         "terrain=field&defender_choice=compare&withdraw_after=50&siege_battles=5&rounds=100",
-    "compare: withdraw after 50 rounds, 1 siege battle, to the end":
-        "terrain=field&defender_choice=compare&withdraw_after=50&siege_battles=1",
     "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds, modifiers from round 2":
         "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100&window=2-",
-    "withdraw after 50 rounds, 5 siege battles, 100 rounds":
-        "terrain=field&defender_choice=withdraw&withdraw_after=50&siege_battles=5&rounds=100",
     "stand: Fortification, 100 rounds": "terrain=fortification&defender_choice=stand&rounds=100",
 }
 
 
-def battle_path(battle, attacker_at_hand="", defender_at_hand=""):
-    """The API request for one of CANDIDATES' battles (`window=` in it sets both Armies' modifier rounds)."""
+def battle_path(battle, defender_at_hand="", attacker_reroll=-5):
+    """The API request for one of CANDIDATES' battles."""
     options = dict(option.split("=") for option in battle.split("&"))
     window = options.pop("window", "all")
-    return ("/api/wotr/battle?" + SIDE.format(side="attacker", window=window, at_hand=attacker_at_hand) + "&"
-            + SIDE.format(side="defender", window=window, at_hand=defender_at_hand) + "&"
+    attacker_at_hand = options.pop("attacker_at_hand", "")
+    return ("/api/wotr/battle?"
+            + ARMY.format(side="attacker", reroll=attacker_reroll, window=window, at_hand=attacker_at_hand) + "&"
+            + ARMY.format(side="defender", reroll=-5, window=window, at_hand=defender_at_hand) + "&"
             + "&".join(f"{name}={value}" for name, value in options.items()))
 
 
 def battle_variants(battle):
-    """Distinct requests for the same work: 10 or more Regulars at hand never run out for 10 Elites."""
-    return [battle_path(battle, attacker, defender)
-            for attacker, defender in itertools.product(["", *range(10, 100)], ("", "10"))]
+    """Distinct requests for the same work: 10 or more Regulars at hand never run out for 10 Elites,
+    and with no Leadership the re-roll modifier is never used."""
+    return [battle_path(battle, defender_at_hand, attacker_reroll)
+            for defender_at_hand, attacker_reroll in itertools.product(["", *range(10, 100)], (-5, -4))]
 
 
 def slowest_request(repetitions=3):
