@@ -747,6 +747,7 @@ COMPARE_CASES = [
     (Army(5, 1, 2), Army(2, 2, 0), {"withdraw_after": 2, "attacker_ceases_at": 3, "siege_battles": 2}),
     (Army(2, 0), Army(3, 0), {"withdraw_after": 2, "attacker_ceases_at": 2}),  # ceases after any round
     (Army(2, 1), Army(1, 1), {"withdraw_after": 30, "rounds": 20}),  # the round limit comes first
+    (Army(2, 1), Army(1, 1), {"withdraw_after": 4, "rounds": 5}),  # withdrawing for the last round allowed
     (Army(4, 3, 1, "elites"), Army(3, 3, 1), {"withdraw_after": 24, "siege_battles": 2}),  # after the rounds shown
 ]
 
