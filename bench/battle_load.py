@@ -43,17 +43,17 @@ ARMY = ("{side}_regulars=0&{side}_elites=10&{side}_leadership=0&{side}_policy=el
 # Armies' modifier rounds, `attacker_at_hand` the attacker's Regulars at hand
 CANDIDATES = {
     "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds, attacker with 5 Regulars at hand":
-        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100&attacker_at_hand=5",
+        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&siege_continue=true&rounds=100&attacker_at_hand=5",
     "compare: withdraw before round 1, 5 siege battles, 100 rounds, attacker with 5 Regulars at hand":
-        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&rounds=100&attacker_at_hand=5",
+        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&siege_continue=true&rounds=100&attacker_at_hand=5",
     "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds":
-        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100",
+        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&siege_continue=true&rounds=100",
     "compare: withdraw before round 1, 5 siege battles, 100 rounds":
-        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&rounds=100",
+        "terrain=field&defender_choice=compare&withdraw_after=0&siege_battles=5&siege_continue=true&rounds=100",
     "compare: withdraw after 50 rounds, 5 siege battles, 100 rounds":
-        "terrain=field&defender_choice=compare&withdraw_after=50&siege_battles=5&rounds=100",
+        "terrain=field&defender_choice=compare&withdraw_after=50&siege_battles=5&siege_continue=true&rounds=100",
     "compare: withdraw after 3 rounds, 5 siege battles, 100 rounds, modifiers from round 2":
-        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&rounds=100&window=2-",
+        "terrain=field&defender_choice=compare&withdraw_after=3&siege_battles=5&siege_continue=true&rounds=100&window=2-",
     "stand: Fortification, 100 rounds": "terrain=fortification&defender_choice=stand&rounds=100",
 }
 

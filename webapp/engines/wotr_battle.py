@@ -526,32 +526,41 @@ class _Solver:
         _, _, att_misses, def_misses = self._rolls(regime)
         return att_misses[self.att_dice[a]] * def_misses[self.def_dice[d]]
 
-    def _round(self, phase, a, d, regime):
-        """One round fought from (a, d) with these rolls.
+    def _fight(self, phase, a, d, regime, feeding, stops=None):
+        """A round fought from (a, d) with these rolls, once for each round in `feeding`.
 
-        Returns (moves, ends, by_outcome): moves, [(target node, pair where a round limit would
-        stop it, chance)], leaving out a quiet round (no hit on either side, back to the same
-        node); ends, [(pair, chance)] where the battle is over; by_outcome, {outcome: chance}
-        summing the ends.
+        feeding: [(slot the round leads to, chance of fighting it)]; each chance moves on to the
+        nodes the round leads to, leaving out a quiet round (no hit on either side: back to the
+        same node, see _visit). stops: (tally, chance) for a round `last` the round limit stops:
+        where the battle would have gone on, it ends. Returns (ends, by_outcome): ends, [(pair,
+        chance)] where the battle is over after the round; by_outcome, {outcome: chance} summing
+        them.
         """
         att_losses, def_losses, _, _ = self._rolls(regime)
         going = self.going.get(phase) or self._going(phase)
         att_gone, def_gone, def_count, zero = self.att_gone, self.def_gone, self.def_count, self.zero
+        all_arrivals = self.arrivals
+        stopped_at, stopped = (stops[0].final, stops[1]) if stops else (None, zero)
         defender_rolls = def_losses[d][self.att_dice[a]]
-        moves, ends = [], []
+        ends = []
         by_outcome = {}
         for a2, p in att_losses[a][self.def_dice[d]]:
             row = a2 * def_count
             going_on = going[a2]
             for d2, q in defender_rolls:
+                chance = p * q
                 if going_on is None or def_gone[d2]:
-                    chance = p * q
                     ends.append((row + d2, chance))
                     outcome = _OUTCOME_OF[att_gone[a2]][def_gone[d2]]
                     by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
                 elif phase or a2 != a or d2 != d:
-                    moves.append((going_on + d2, row + d2, p * q))
-        return moves, ends, by_outcome
+                    if feeding:
+                        target = all_arrivals[going_on + d2] or self._arrivals(going_on + d2)
+                        for slot, here in feeding:  # plain loops beat list comprehensions on short stretches
+                            target[slot] += chance * here
+                    if stopped_at is not None:
+                        stopped_at[row + d2] += chance * stopped
+        return ends, by_outcome
 
     def _going(self, phase):
         """For each attacker state after a round in this phase, where the battle goes on: the first
@@ -607,10 +616,13 @@ class _Solver:
     def _field_tally(self, t):
         return self.before if t < self.split else self.after
 
-    def _field_tallies(self, first, last):
-        """[(tally, first, last)]: field rounds first..last split between `before` and `after`."""
+    def _tallies(self, phase, first, last):
+        """[(tally, first, last)]: rounds first..last of this phase, field rounds split between
+        `before` and `after`."""
+        if phase:
+            return ((self.siege, first, last),)
         split = self.split
-        return [(self.before, first, min(last, split - 1)), (self.after, max(first, split), last)]
+        return (self.before, first, min(last, split - 1)), (self.after, max(first, split), last)
 
     def _open_field(self):
         """The opening of a field battle: every round until either Army's Combat dice change.
@@ -648,7 +660,7 @@ class _Solver:
             def_mass = self._one_side(def_mass, def_losses, att_dice, def_inside, def_flow, t)
             t += 1
         fought = t - 1
-        for tally, first, until in self._field_tallies(1, fought):
+        for tally, first, until in self._tallies(0, 1, fought):
             tally.count_rounds(first, until, inside, shown)
         stops = not self.tail and fought == last  # the round limit stops what is still on after round `last`
         feeds_until = fought - 1 if stops else fought
@@ -669,7 +681,7 @@ class _Solver:
                     chances = [zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
                                                                       def_column[first:fought + 1])]
                     by_outcome[_OUTCOME_OF[attacker_gone][defender_gone]] = self.one
-                    for tally, start, until in self._field_tallies(first, fought):
+                    for tally, start, until in self._tallies(0, first, fought):
                         tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, shown)
                     by_outcome.clear()
                     continue
@@ -760,37 +772,48 @@ class _Solver:
             end -= 1
         if end < fights_until:
             carried = zero
-        stretches = self._field_tallies(start, end) if phase == 0 else [(self.siege, start, end)]
-        for tally, first, until in stretches:
+        for tally, first, until in self._tallies(phase, start, end):
             tally.count_rounds(first, until, present, shown)
 
-        all_arrivals = self.arrivals
-        steady = None  # the last round's (regime, moves, ends), reused by the tail
+        # every round after `last` at once, when the battle is fought to the end: the rolls no
+        # longer change, so the quiet rounds are geometric; tail = (regime, expected rounds here)
+        tail = None
+        if self.tail and fights_until == last:
+            rounds_here = arrivals[last + 1] + carried  # the chance of coming to the tail here
+            if rounds_here:
+                regime = self.tail_regimes[phase != 0]
+                if phase == 0 and self.can_be_quiet[a]:
+                    rounds_here /= 1 - self._quiet(a, d, regime)
+                tail = regime, rounds_here
         for t0, t1, regime in segments:
             t1 = min(t1, end)
             if t0 > t1:
                 break
-            moves, ends, by_outcome = self._round(phase, a, d, regime)
-            steady = regime, moves, ends
             # with a round limit, round `last` leads to no further round
             feeds_until = t1 if self.tail or t1 < last else last - 1
-            # (slot in the next round, chance here): plain loops beat list comprehensions on short stretches
             feeding = [(t + 1, here) for t, here in zip(range(t0, feeds_until + 1), present[t0:feeds_until + 1])
                        if here]
-            for target_node, _, chance in moves:
-                target = all_arrivals[target_node] or self._arrivals(target_node)
-                for slot, here in feeding:
-                    target[slot] += chance * here
-            if ends:
-                for tally, first, until in (self._field_tallies(t0, t1) if phase == 0 else [(self.siege, t0, t1)]):
-                    tally.count_ends(first, until, present, ends, by_outcome, shown)
+            with_tail = tail is not None and t1 == last and regime == tail[0]
+            if with_tail:  # the same round goes on in the tail
+                feeding.append((last + 1, tail[1]))
+            stops = None
             if not self.tail and t1 == last:  # stopped by the round limit, both Armies standing
-                tally = self.siege if phase else self._field_tally(last)
-                mass = present[last]
-                for _, stop_pair, chance in moves:
-                    tally.final[stop_pair] += chance * mass
+                stops = (self.siege if phase else self._field_tally(last)), present[last]
+            ends, by_outcome = self._fight(phase, a, d, regime, feeding, stops)
+            if ends:
+                for tally, first, until in self._tallies(phase, t0, t1):
+                    tally.count_ends(first, until, present, ends, by_outcome, shown)
+            if stops:
+                tally, mass = stops
                 tally.final[pair] += carried
                 tally.stopped += mass - sum((chance for _, chance in ends), zero) * mass
+            if with_tail:
+                self._count_tail(phase, ends, tail[1])
+                tail = None
+        if tail is not None:
+            regime, rounds_here = tail
+            ends, _ = self._fight(phase, a, d, regime, [(last + 1, rounds_here)])
+            self._count_tail(phase, ends, rounds_here)
 
         withdraws_at = self.withdraws_at
         if phase == 0 and withdraws_at is not None and start <= withdraws_at:
@@ -800,28 +823,13 @@ class _Solver:
                 leaving = arrivals[withdraws_at] + carried
             if leaving:
                 self._withdraw(a, d, withdraws_at, leaving)
-        if self.tail and fights_until == last:
-            entering = arrivals[last + 1] + carried
-            if entering:
-                self._tail(phase, a, d, entering, steady)
 
-    def _tail(self, phase, a, d, entering, steady):
-        """Every round after `last` at once: the rolls no longer change, so the quiet rounds are geometric."""
-        regime = self.tail_regimes[phase != 0]
-        if steady is not None and steady[0] == regime:
-            _, moves, ends = steady
-        else:
-            moves, ends, _ = self._round(phase, a, d, regime)
-        if phase == 0 and self.can_be_quiet[a]:
-            entering /= 1 - self._quiet(a, d, regime)
+    def _count_tail(self, phase, ends, rounds_here):
+        """The tail's rounds here, and where they end."""
         tally = self.siege if phase else self._field_tally(self.last + 1)
-        tally.occupancy += entering  # the expected rounds fought here
-        slot = self.last + 1
-        all_arrivals, final = self.arrivals, tally.final
-        for target_node, _, chance in moves:
-            (all_arrivals[target_node] or self._arrivals(target_node))[slot] += chance * entering
+        tally.occupancy += rounds_here
         for pair, chance in ends:
-            final[pair] += chance * entering
+            tally.final[pair] += chance * rounds_here
 
 
 _OUTCOME_OF = (("neither_eliminated", "defender_eliminated"), ("attacker_eliminated", "both_eliminated"))
