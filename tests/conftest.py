@@ -72,7 +72,18 @@ def live_server(app):
 
     from werkzeug.serving import make_server
 
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    def closing_when_dropped(environ, start_response):
+        # Werkzeug's development server leaves a response unclosed when the browser drops the
+        # connection mid-file (a page navigated away while its icon loaded): closing it here
+        # keeps that from surfacing as an unclosed-file warning in whichever test runs next.
+        response = app(environ, start_response)
+        try:
+            yield from response
+        finally:
+            if hasattr(response, "close"):
+                response.close()
+
+    server = make_server("127.0.0.1", 0, closing_when_dropped, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
