@@ -32,7 +32,7 @@ class Phase:
 
 @dataclass
 class Checklist:
-    spec: object  # content.Checklist: the section, what one pass is called, seats
+    spec: object  # content.model.ChecklistSpec: the section, what one pass is called, seats
     phases: list
 
     @property

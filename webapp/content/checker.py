@@ -1,69 +1,18 @@
-"""Rule content: read the YAML under content/, validate it, then build the library from it.
-
-Validation and building are two passes. The checker reads every file and collects every problem,
-each naming the file and the path inside it, and raises them together in one :class:`ContentError`:
-loading never half-succeeds. Only content that passes is built into the :class:`Library`, with its
-Markdown rendered once and its references resolved to links. The library is the single source for
-rule pages, search, turn checklists, print sheets, calculator links and the numbers calculators read
-from ``data/`` files.
-"""
-from __future__ import annotations
-
-import hashlib
-import html
-import re
+"""Validation: read every content file and collect every problem, each naming the file and the
+path inside it. Nothing is built here; content that passes goes on to the builder."""
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import markdown
 import yaml
 
-from .engines.fotf_dice import BATTLE_FACES, SEARCH_FACES
-
-GAME_IDS = ("wotr", "wotr-cards", "meccg", "meq", "fotf")
-SECTION_KINDS = ("sequence", "rules", "glossary")
-FLAGS = ("optional", "conditional", "not-first", "repeated", "once", "simultaneous")
-# Section ids that would shadow the game's own pages.
-RESERVED_SECTION_IDS = ("turn", "print", "calc", "api", "static", "search")
+from .data_files import DATA_FILES
+from .rendering import REF_LINK
+from .schema import (CHECKLIST_KEYS, ENTRY_KEYS, FLAGS, GAME_IDS, GAME_KEYS, ID_PATTERN, RESERVED_SECTION_IDS,
+                     SECTION_KEYS, SECTION_KINDS, SOURCE_RULE_KEYS, SOURCE_SECTION_KEYS, SOURCES_FILE, SOURCES_KEYS,
+                     TABLE_KEYS, TERM_KEYS, WHEN_FLAGS, counts)
 
 # libyaml's loader when PyYAML has it: the same safe loading, several times faster at start
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-REF_LINK = re.compile(r"\]\(ref:([a-z0-9-]+(?::[a-z0-9-]+)?)\)")
-REF_HREF = re.compile(r'href="ref:([a-z0-9-]+(?::[a-z0-9-]+)?)"')
-
-GAME_KEYS = {
-    "id": True, "title": True, "short_title": True, "publisher": True, "source": True,
-    "summary": True, "sections": True, "turn": True, "turn_name": False, "print": False,
-}
-CHECKLIST_KEYS = {"section": True, "name": True, "seats": False, "seat_label": False, "note": False}
-IF_IT_HAPPENS = ("optional", "conditional")  # a step so flagged counts only once it is ticked
-NOT_FIRST = "not-first"  # a step of every pass but the game's first: it counts from the second pass on
-WHEN_FLAGS = ("conditional", NOT_FIRST)  # the flags a 'when' line may explain
-SECTION_KEYS = {
-    "id": True, "title": True, "kind": True, "summary": False, "body": False,
-    "entries": False, "terms": False,
-}
-ENTRY_KEYS = {
-    "id": True, "title": True, "short": False, "body": False, "flags": False, "when": False,
-    "see": False, "calculator": False, "table": False, "aliases": False, "entries": False,
-    "source": False,
-}
-TERM_KEYS = {"id": True, "term": True, "aliases": False, "body": True, "see": False, "source": False}
-TABLE_KEYS = {"caption": False, "columns": True, "rows": True}
-# sources.yaml: the game's summary section by section, and what the published rulebook adds.
-SOURCES_FILE = "sources.yaml"
-SOURCES_KEYS = {"summary_file": True, "sections": True, "rulebook": False}
-SOURCE_SECTION_KEYS = {"section": True, "rules": True}
-SOURCE_RULE_KEYS = {"rule": True, "ids": True}
-SOURCE_KINDS = ("summary", "rulebook")  # in the order an entry lists them
-
-# content/fotf/data/dice.yaml: how many faces of each Fate of the Fellowship die show each result.
-# The summary gives neither the counts nor the number of sides; the file's own note says it
-# assumes six-sided dice, so a die whose counts add up to anything else is a typo.
-FOTF_DICE_KEYS = {"verified": False, "note": False, "search": True, "battle": True}
-FOTF_DIE_FACES = {"search": SEARCH_FACES, "battle": BATTLE_FACES}
-FOTF_DIE_SIDES = 6
 
 
 class ContentError(Exception):
@@ -72,215 +21,6 @@ class ContentError(Exception):
     def __init__(self, problems):
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
-
-
-@dataclass
-class Table:
-    caption: str
-    columns: list
-    rows: list
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where an entry's facts come from: ``summary`` sections, the ``rulebook``, or ``derived`` (and how)."""
-
-    kind: str  # summary, rulebook, derived
-    where: tuple = ()  # summary section titles, or the one line saying how it is derived
-
-    def __str__(self):
-        if self.kind == "summary":
-            return "Summary: " + "; ".join(self.where)
-        if self.kind == "rulebook":
-            return "Published rulebook (not in the summary)"
-        return "Derived: " + "; ".join(self.where)
-
-
-@dataclass
-class Entry:
-    """A phase, step, sub-step, rule or glossary term: anything with a deep link."""
-
-    id: str
-    title: str
-    kind: str  # phase, step, substep, rule, term
-    game: str
-    section: str
-    short: str = ""
-    body: str = ""  # Markdown source
-    html: str = ""  # rendered once at load
-    text: str = ""  # plain text for search
-    flags: tuple = ()
-    when: str = ""
-    see: list = field(default_factory=list)  # resolved references (Ref)
-    calculator: str = ""
-    table: Table | None = None
-    aliases: tuple = ()
-    entries: list = field(default_factory=list)
-    parent: Entry | None = None
-    depth: int = 0
-    sources: tuple = ()  # Source objects: summary first, then rulebook, or one derived
-
-    @property
-    def url(self):
-        return f"/{self.game}/{self.section}#{self.id}"
-
-    def walk(self):
-        yield self
-        for child in self.entries:
-            yield from child.walk()
-
-
-@dataclass
-class Section:
-    id: str
-    title: str
-    kind: str
-    game: str
-    summary: str = ""
-    body: str = ""
-    html: str = ""
-    text: str = ""
-    entries: list = field(default_factory=list)  # for glossary: the terms
-
-    @property
-    def url(self):
-        return f"/{self.game}/{self.id}"
-
-    def walk(self):
-        for entry in self.entries:
-            yield from entry.walk()
-
-
-@dataclass
-class Game:
-    id: str
-    title: str
-    short_title: str
-    publisher: str
-    source_html: str
-    summary_html: str
-    summary_text: str
-    sections: dict  # id -> Section, in order
-    turn: list  # Section objects, one per checklist
-    checklists: list  # Checklist objects, in the order of the game's `turn`
-    turn_name: str  # what the game calls the cycle its checklists walk through ("round", "turn")
-    print_ids: list
-    entries: dict = field(default_factory=dict)  # id -> Entry, every entry and term
-
-    @property
-    def url(self):
-        return f"/{self.id}/"
-
-    def lookup(self, ref_id):
-        """An Entry or Section by id, or None."""
-        return self.entries.get(ref_id) or self.sections.get(ref_id)
-
-    def calculators(self):
-        """Calculator ids used by this game's rules, in order of first mention."""
-        seen = []
-        for section in self.sections.values():
-            for entry in section.walk():
-                if entry.calculator and entry.calculator not in seen:
-                    seen.append(entry.calculator)
-        return seen
-
-
-@dataclass
-class Checklist:
-    """One sequence section walked as a checklist, named as the game names one pass through it."""
-
-    section: Section
-    name: str  # the game's word for one pass: "combat round", "round", "hero turn"
-    seats: list  # seat order that moves on by one seat per pass, or []
-    seat_label: str  # what the seat shown for a pass is, e.g. "Starting player"
-    note: str  # one line on who goes when, in the rules' own terms
-
-    @property
-    def id(self):
-        return self.section.id
-
-
-def applies(entry):
-    """When a step counts towards a checklist's progress, from its flags and those of the phases
-    above it: 'always' (every pass), 'not-first' (every pass but the game's first) or 'if' (only
-    once ticked: optional or conditional)."""
-    flags = set()
-    while entry is not None:
-        flags.update(entry.flags)
-        entry = entry.parent
-    if flags & set(IF_IT_HAPPENS):
-        return "if"
-    return NOT_FIRST if NOT_FIRST in flags else "always"
-
-
-@dataclass(frozen=True)
-class Ref:
-    game: str
-    id: str
-    title: str
-    url: str
-
-
-@dataclass
-class Library:
-    games: dict  # id -> Game, in GAME_IDS order
-    fingerprint: str
-    synonyms: list  # list of lists of phrases (a glossary term and its aliases)
-    data: dict = field(default_factory=dict)  # game id -> {data file name: its validated values}
-    vocabulary: object = None  # the player vocabulary (webapp.vocabulary.Vocabulary)
-
-    def sections(self):
-        """Every section of every game, in order."""
-        for game in self.games.values():
-            yield from game.sections.values()
-
-    def entries(self):
-        """(section, entry) for every phase, step, rule and glossary term of every game."""
-        for section in self.sections():
-            for entry in section.walk():
-                yield section, entry
-
-    def entries_for_calculator(self, calculator_id):
-        """Every rule that a calculator computes: (game, entry)."""
-        return [(self.games[entry.game], entry) for _, entry in self.entries() if entry.calculator == calculator_id]
-
-
-def content_fingerprint(root: Path) -> str:
-    """A hash of every content file's path and bytes: it changes whenever the content does."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(root).rglob("*")):
-        if path.is_file() and path.suffix in (".yaml", ".yml"):
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(b"\0")
-            digest.update(path.read_bytes())
-            digest.update(b"\0")
-    return digest.hexdigest()
-
-
-def plain_text(rendered_html: str) -> str:
-    """Text of rendered HTML, for search: tags dropped, entities decoded, spaces collapsed."""
-    text = re.sub(r"<[^>]+>", " ", rendered_html)
-    return re.sub(r"\s+", " ", html.unescape(text)).strip()
-
-
-def load_library(root, calculator_ids) -> Library:
-    """Load and validate every game under ``root``; raise ContentError listing every problem.
-
-    ``calculator_ids`` are the calculators an entry's ``calculator`` key may name.
-    """
-    from .vocabulary import load_vocabulary
-
-    root = Path(root)
-    checker = _Checker(root, tuple(calculator_ids))
-    files = checker.check()
-    if checker.problems:
-        raise ContentError(checker.problems)
-    library = _Builder().build(files, content_fingerprint(root))
-    library.vocabulary = load_vocabulary(root, library, calculator_ids)
-    return library
-
-
-# --------------------------------------------------------------------------- validation
 
 
 @dataclass
@@ -302,7 +42,7 @@ class GameFiles:
     sources: dict = field(default_factory=dict)
 
 
-class _Checker:
+class Checker:
     """Reads the content folder and collects every problem; builds nothing."""
 
     def __init__(self, root: Path, calculator_ids: tuple):
@@ -486,7 +226,7 @@ class _Checker:
                 self.problem(file, f"{where}.section", f"section '{section_id}' is already a checklist")
             elif kinds[section_id] != "sequence":
                 self.problem(file, f"{where}.section", f"section '{section_id}' must be of kind sequence")
-            elif not _has_a_step_that_always_happens(sections[section_id].data.get("entries")):
+            elif not has_a_step_that_always_happens(sections[section_id].data.get("entries")):
                 self.problem(file, f"{where}.section", f"section '{section_id}' needs a step that is neither optional, conditional nor not-first")
             seen.add(section_id)
 
@@ -503,7 +243,7 @@ class _Checker:
         self.text(file, "title", data["title"], required=True)
         self.text(file, "summary", data.get("summary"))
         self.markdown(game_id, file, "body", data.get("body"))
-        if kind == "glossary":
+        if SECTION_KINDS[kind].holds == "terms":
             if "entries" in data:
                 self.problem(file, "entries", "a glossary has terms, not entries")
             terms = data.get("terms")
@@ -671,233 +411,13 @@ class _Checker:
                 self.problem(folder / f"{name}.yaml", "", "data file missing")
         return found
 
-    def check_fotf_dice(self, file, data) -> bool:
-        """Each die's face counts: exactly its results, whole numbers, adding up to its sides."""
-        before = len(self.problems)
-        if not self.check_keys(file, "", data, FOTF_DICE_KEYS):
-            return False
-        if not isinstance(data.get("verified", False), bool):
-            self.problem(file, "verified", "must be true or false")
-        self.text(file, "note", data.get("note"))
-        for die, faces in FOTF_DIE_FACES.items():
-            counts = data[die]
-            if not isinstance(counts, dict):
-                self.problem(file, die, f"must be a mapping of the faces {', '.join(faces)} to counts")
-                continue
-            die_before = len(self.problems)
-            for face in counts:
-                if face not in faces:
-                    self.problem(file, f"{die}.{face}", f"unknown face (allowed: {', '.join(faces)})")
-            for face in faces:
-                count = counts.get(face)
-                if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= FOTF_DIE_SIDES:
-                    self.problem(file, f"{die}.{face}", f"must be a whole number of faces from 0 to {FOTF_DIE_SIDES}")
-            if len(self.problems) == die_before and sum(counts.values()) != FOTF_DIE_SIDES:
-                self.problem(file, die, f"the faces total {sum(counts.values())}; a die has {FOTF_DIE_SIDES} faces")
-        return len(self.problems) == before
 
-
-@dataclass(frozen=True)
-class DataFile:
-    """A kind of data file: the check it must pass, and the values built from it once it has."""
-
-    check: object  # (checker, file, data) -> bool, reporting each problem
-    build: object  # (data) -> the values calculators read
-
-
-# --------------------------------------------------------------------------- building
-
-
-
-
-class _Builder:
-    """Turns checked files into the Library; it finds no problems, the checker has found them all."""
-
-    def __init__(self):
-        self.md = markdown.Markdown(extensions=["tables", "sane_lists"], output_format="html")
-        self.see = []  # (entry, its game id, the references it names) resolved once every game is built
-        self.sources = {}  # the game being built: what its sources.yaml maps to each entry id
-
-    def render(self, source) -> str:
-        if not source:
-            return ""
-        self.md.reset()
-        return self.md.convert(source)
-
-    def build(self, files: dict, fingerprint: str) -> Library:
-        games = {game_id: self.game(game_id, game_files) for game_id, game_files in files.items()}
-        for entry, game_id, refs in self.see:
-            entry.see = [_find(games, game_id, ref) for ref in refs]
-        for game in games.values():
-            game.source_html = _link(games, game.id, game.source_html)
-            game.summary_html = _link(games, game.id, game.summary_html)
-            for section in game.sections.values():
-                section.html = _link(games, game.id, section.html)
-                for entry in section.walk():
-                    entry.html = _link(games, game.id, entry.html)
-        data = {game_id: {name: DATA_FILES[game_id, name].build(source.data) for name, source in game_files.data.items()}
-                for game_id, game_files in files.items()}
-        return Library(games=games, fingerprint=fingerprint, synonyms=_synonyms(games), data=data)
-
-    def game(self, game_id, files: GameFiles) -> Game:
-        data = files.game.data
-        self.sources = files.sources
-        entries = {}
-        sections = {section_id: self.section(game_id, section_id, source.data, entries)
-                    for section_id, source in files.sections.items()}
-        summary_html = self.render(_text(data["summary"]))
-        checklists = [Checklist(section=sections[_text(item["section"])], name=_text(item["name"]),
-                                seats=_strings(item.get("seats")), seat_label=_text(item.get("seat_label")),
-                                note=_text(item.get("note")))
-                      for item in data["turn"]]
-        return Game(
-            id=game_id,
-            title=_text(data["title"]),
-            short_title=_text(data["short_title"]),
-            publisher=_text(data["publisher"]),
-            source_html=self.render(_text(data["source"])),
-            summary_html=summary_html,
-            summary_text=plain_text(summary_html),
-            sections=sections,
-            turn=[checklist.section for checklist in checklists],
-            checklists=checklists,
-            turn_name=_text(data.get("turn_name")) or checklists[0].name,
-            print_ids=_strings(data.get("print")),
-            entries=entries,
-        )
-
-    def section(self, game_id, section_id, data, entries) -> Section:
-        section = Section(
-            id=section_id,
-            title=_text(data["title"]),
-            kind=data["kind"],
-            game=game_id,
-            summary=_text(data.get("summary")),
-            body=_text(data.get("body")),
-        )
-        section.html = self.render(section.body)
-        section.text = plain_text(section.html)
-        if section.kind == "glossary":
-            section.entries = [self.term(game_id, section, raw, entries) for raw in data["terms"]]
-        else:
-            section.entries = [self.entry(game_id, section, raw, entries, None, 0) for raw in data["entries"]]
-        return section
-
-    def entry(self, game_id, section, raw, entries, parent, depth) -> Entry:
-        if section.kind == "sequence":
-            kind = ("phase", "step")[depth] if depth < 2 else "substep"
-        else:
-            kind = "rule"
-        table = raw.get("table")
-        entry = Entry(
-            id=str(raw["id"]),
-            title=_text(raw["title"]),
-            kind=kind,
-            game=game_id,
-            section=section.id,
-            short=_text(raw.get("short")),
-            body=_text(raw.get("body")),
-            flags=tuple(_strings(raw.get("flags"))),
-            when=_text(raw.get("when")),
-            calculator=_text(raw.get("calculator")),
-            table=None if table is None else Table(caption=_text(table.get("caption")),
-                                                   columns=_strings(table["columns"]),
-                                                   rows=[_strings(row) for row in table["rows"]]),
-            aliases=tuple(_strings(raw.get("aliases"))),
-            parent=parent,
-            depth=depth,
-        )
-        entry.html = self.render(entry.body)
-        entry.text = plain_text(entry.html)
-        entry.sources = self.entry_sources(entry.id, raw.get("source"))
-        if entry.table is not None:
-            cells = [entry.table.caption, *entry.table.columns, *(cell for row in entry.table.rows for cell in row)]
-            entry.text = f"{entry.text} {' '.join(cells)}".strip()
-        self.see.append((entry, game_id, _strings(raw.get("see"))))
-        entries[entry.id] = entry
-        entry.entries = [self.entry(game_id, section, child, entries, entry, depth + 1)
-                         for child in raw.get("entries") or ()]
-        return entry
-
-    def term(self, game_id, section, raw, entries) -> Entry:
-        term = Entry(
-            id=str(raw["id"]),
-            title=_text(raw["term"]),
-            kind="term",
-            game=game_id,
-            section=section.id,
-            body=_text(raw["body"]),
-            aliases=tuple(_strings(raw.get("aliases"))),
-        )
-        term.html = self.render(term.body)
-        term.text = plain_text(term.html)
-        term.sources = self.entry_sources(term.id, raw.get("source"))
-        self.see.append((term, game_id, _strings(raw.get("see"))))
-        entries[term.id] = term
-        return term
-
-
-    def entry_sources(self, entry_id, derived) -> tuple:
-        """What sources.yaml maps to the entry, summary first, or its own line on how it is derived."""
-        mapped = self.sources.get(entry_id)
-        if not mapped:
-            return (Source("derived", (_text(derived).strip(),)),)
-        return tuple(Source(kind, tuple(mapped[kind])) for kind in SOURCE_KINDS if kind in mapped)
-
-
-def _has_a_step_that_always_happens(phases) -> bool:
-    """In a sequence section's raw entries: a step (a phase's child, or a phase with none) with no
-    flag of IF_IT_HAPPENS nor NOT_FIRST, in a phase without one either: a step of the first pass too."""
-    def happens(raw):
+def has_a_step_that_always_happens(phases) -> bool:
+    """In a sequence section's raw entries: a step (a phase's child, or a phase with none) that
+    counts on every pass, in a phase that does too: a step of the first pass."""
+    def always(raw):
         flags = raw.get("flags") if isinstance(raw, dict) else None
-        return isinstance(raw, dict) and not set(flags if isinstance(flags, list) else ()) & {*IF_IT_HAPPENS, NOT_FIRST}
+        return isinstance(raw, dict) and counts(flags if isinstance(flags, list) else ()) == "always"
 
-    return any(happens(phase) and any(happens(step) for step in (phase.get("entries") or [phase]))
+    return any(always(phase) and any(always(step) for step in (phase.get("entries") or [phase]))
                for phase in phases or () if isinstance(phase, dict))
-
-
-def _text(value) -> str:
-    return "" if value is None else str(value)
-
-
-def _strings(value) -> list:
-    return [str(item) for item in value or ()]
-
-
-def _find(games, game_id, ref) -> Ref | None:
-    target_game, _, target_id = ref.rpartition(":")
-    target_game = target_game or game_id
-    game = games.get(target_game)
-    found = game.lookup(target_id) if game else None
-    if found is None:
-        return None
-    return Ref(game=target_game, id=target_id, title=found.title, url=found.url)
-
-
-def _link(games, game_id, rendered) -> str:
-    """Rendered HTML with its ref: links pointing at the rules they name."""
-    def replace(match):
-        ref = _find(games, game_id, match.group(1))
-        return f'href="{ref.url}"' if ref else match.group(0)
-
-    return REF_HREF.sub(replace, rendered)
-
-
-def _synonyms(games) -> list:
-    groups = []
-    for game in games.values():
-        for section in game.sections.values():
-            for entry in section.walk():
-                if entry.kind == "term" and entry.aliases:
-                    groups.append([entry.title, *entry.aliases])
-    return groups
-
-
-def _fotf_dice(data) -> dict:
-    """The checked dice file's values, with what it may leave out filled in."""
-    return {"verified": data.get("verified", False), "note": _text(data.get("note")),
-            **{die: {face: data[die][face] for face in faces} for die, faces in FOTF_DIE_FACES.items()}}
-
-
-# What each data file holds: (game, file name) -> its kind.
-DATA_FILES = {("fotf", "dice"): DataFile(check=_Checker.check_fotf_dice, build=_fotf_dice)}
