@@ -377,3 +377,25 @@ def test_a_checklist_needs_a_step_of_its_first_pass_too(content_copy):
     mutate(first_sequence_file(content_copy), every_pass_but_the_first)
     problems = problems_for(content_copy)
     assert "content/wotr/game.yaml: turn[0].section: section 'combat-round' needs a step that is neither optional, conditional nor not-first" in problems
+
+
+def test_content_readme_documents_every_flag_and_section_kind(content_dir):
+    from webapp.content.schema import FLAGS, SECTION_KINDS, WHEN_FLAGS
+
+    readme = (content_dir / "README.md").read_text(encoding="utf-8")
+    flags_row = next(line for line in readme.splitlines() if line.startswith("| `flags` |"))
+    assert sorted(re.findall(r"`([a-z-]+)`", flags_row)[1:]) == sorted(FLAGS)
+    when_row = next(line for line in readme.splitlines() if line.startswith("| `when` |"))
+    assert sorted(re.findall(r"`([a-z-]+)`", when_row)[1:]) == sorted(WHEN_FLAGS)
+    kind_row = next(line for line in readme.splitlines() if line.startswith("| `kind` |"))
+    assert sorted(re.findall(r"`([a-z-]+)`", kind_row)[1:]) == sorted(SECTION_KINDS)
+
+
+def test_every_flag_the_content_uses_is_shown_by_its_label(client, library):
+    from webapp.content.schema import FLAGS
+
+    used = {(entry.game, entry.section, flag) for _, entry in library.entries() for flag in entry.flags}
+    assert {flag for _, _, flag in used} <= set(FLAGS)
+    game, section, _ = next(item for item in sorted(used) if item[2] == "not-first")
+    page = client.get(f"/{game}/{section}").get_data(as_text=True)
+    assert '<span class="flag">not first</span>' in page

@@ -3,7 +3,7 @@ from functools import lru_cache, wraps
 
 from flask import abort, current_app
 
-from .content import load_library
+from .content import FLAGS, load_library
 
 # Every game, section, checklist and print page is well under this, so the cache never turns
 # pages over in use; a combined print sheet for a new choice of games may push an old one out.
@@ -32,6 +32,12 @@ def init_app(app):
     """Load every game's content; a content error stops the app from starting."""
     app.extensions["redbook.library"] = read_library(app.config["CONTENT_DIR"])
     app.extensions["redbook.pages"] = lru_cache(maxsize=PAGE_CACHE_SIZE)(_render)
+    app.add_template_filter(flag_label)
+
+
+def flag_label(name):
+    """A step flag as pages show it ("not first")."""
+    return FLAGS[name].label
 
 
 def _render(view, arguments):
