@@ -1,5 +1,6 @@
-// Search as you type: the search box lists the best matches from /api/search, each with its
-// game and section in words and a short snippet (the API marks matches with <mark> only).
+// Search as you type: the search box lists the best matches from the search API (its URL is the
+// box's data-live-search), each with its game and section in words and a short snippet (the API
+// marks matches with <mark> only).
 (function () {
   "use strict";
   var input = document.querySelector("[data-live-search]");
@@ -85,7 +86,7 @@
     lastQuery = q;
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;
-    var url = "/api/search?limit=8&q=" + encodeURIComponent(q);
+    var url = input.dataset.liveSearch + "?limit=8&q=" + encodeURIComponent(q);
     if (input.dataset.game) url += "&game=" + encodeURIComponent(input.dataset.game);
     fetch(url, controller ? { signal: controller.signal } : {})
       .then(function (r) { return r.ok || r.status === 503 ? r.json() : null; })

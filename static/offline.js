@@ -8,7 +8,8 @@
     window.addEventListener("offline", show);
     show();
   }
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch(function () { /* offline use is a bonus */ });
+  var worker = document.documentElement.dataset.serviceWorker;  // its URL, from the page
+  if (worker && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(worker).catch(function () { /* offline use is a bonus */ });
   }
 })();

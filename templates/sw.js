@@ -4,10 +4,13 @@
 const CACHE = {{ cache_name|tojson }};
 const PRECACHE = {{ urls|tojson }};
 // a page neither fetched nor saved: search and calculators need a connection, others were not saved
+// (the last entry, with no paths, answers every other page)
 const OFFLINE = {{ offline|tojson }};
+const STATIC = {{ static_prefix|tojson }};  // fingerprinted assets, under ?v=
+const API = {{ api_prefix|tojson }};  // answers never kept
 
 function offlinePage(url) {
-  return OFFLINE.find((page) => new RegExp(page.pattern).test(url.pathname)).url;
+  return OFFLINE.find((page) => !page.paths || page.paths.includes(url.pathname)).url;
 }
 
 self.addEventListener("install", (event) => {
@@ -26,7 +29,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/static/") && url.searchParams.has("v")) {
+  if (url.pathname.startsWith(STATIC) && url.searchParams.has("v")) {
     // Fingerprinted assets never change: the cache is always right.
     event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
     return;
@@ -34,7 +37,7 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(request)
       .then((response) => {
-        if (response.ok && !url.pathname.startsWith("/api/")) {
+        if (response.ok && !url.pathname.startsWith(API)) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(request, copy));
         }

@@ -4,6 +4,7 @@ import re
 import pytest
 import yaml
 from click.testing import CliRunner
+from flask import url_for
 
 from webapp import create_app
 from webapp.cli import main as redbook
@@ -25,11 +26,19 @@ def test_check_content_command_passes_on_real_content():
     assert "content OK: 5 games" in result.output
 
 
-def test_every_entry_has_a_deep_link(library):
-    for section in library.sections():
-        assert section.url == f"/{section.game}/{section.id}"
-    for section, entry in library.entries():
-        assert entry.url == f"/{section.game}/{section.id}#{entry.id}"
+def test_every_deep_link_is_the_url_its_route_builds(app, library):
+    """The content's own links (search results, ref: links in rule text) are the app's routes."""
+    with app.test_request_context():
+        for game in library.games.values():
+            assert game.url == url_for("main.game_page", game_id=game.id)
+        for section in library.sections():
+            assert section.url == url_for("main.section_page", game_id=section.game, section_id=section.id)
+        for section, entry in library.entries():
+            assert entry.url == url_for("main.section_page", game_id=section.game, section_id=section.id,
+                                        _anchor=entry.id)
+            for ref in entry.see:
+                assert ref.url == url_for("main.section_page", game_id=ref.game, section_id=ref.section,
+                                          _anchor=ref.anchor or None)
 
 
 def test_sequence_steps_have_short_titles(library):

@@ -9,18 +9,19 @@ it was not saved on this device.
 import hashlib
 import json
 
-from flask import Response, current_app, render_template, url_for
+from flask import Response, current_app, render_template, request, url_for
 
-from .calculators import CALCULATORS
+from .api import bp as api_bp
+from .calculators import CALCULATORS, calculator_url, for_game
 from .content_store import get_library
 
 
 # What a page the service worker can neither fetch nor find in its cache is answered with, by
-# kind: (the kind, a pattern of the paths it answers, the heading). The last one answers the rest.
+# kind: (the kind, the heading). The last one answers every other page.
 OFFLINE_PAGES = (
-    ("search", r"^/search$", "Search needs a connection"),
-    ("calculator", r"^/[^/]+/calc/[^/]+$", "Calculators need a connection"),
-    ("page", r"", "You are offline"),
+    ("search", "Search needs a connection"),
+    ("calculator", "Calculators need a connection"),
+    ("page", "You are offline"),
 )
 
 
@@ -28,15 +29,26 @@ def offline_url(kind):
     return url_for("offline_page") if kind == "page" else url_for("offline_page", need=kind)
 
 
+def offline_paths(kind):
+    """The paths whose page, when it cannot be fetched, is answered by the offline page of this kind."""
+    if kind == "search":
+        return [url_for("main.search_page")]
+    if kind == "calculator":
+        return [calculator_url(calc_id) for calc_id in CALCULATORS]
+    return None  # every other page
+
+
 def precache_urls():
     """Every page that must open without a network after the first visit, and the assets."""
     library = get_library()
-    urls = ["/", "/print", *(offline_url(kind) for kind, _, _ in OFFLINE_PAGES)]
+    urls = [url_for("main.home"), url_for("checklist.print_combined"), *(offline_url(kind) for kind, _ in OFFLINE_PAGES)]
     for game in library.games.values():
-        urls += [game.url, f"/{game.id}/turn", f"/{game.id}/print"]
-        if any(calc.game == game.id for calc in CALCULATORS.values()):
+        urls += [url_for("main.game_page", game_id=game.id), url_for("checklist.turn", game_id=game.id),
+                 url_for("checklist.print_sheet", game_id=game.id)]
+        if for_game(game.id):
             urls.append(url_for("calculators.calculator_index", game_id=game.id))
-        urls += [section.url for section in game.sections.values()]
+        urls += [url_for("main.section_page", game_id=game.id, section_id=section.id)
+                 for section in game.sections.values()]
     prints = current_app.extensions["redbook.static"]
     urls += [url_for("static", filename=name) for name in sorted(prints) if not name.endswith(".webmanifest")]
     return urls
@@ -52,10 +64,12 @@ def cache_name():
 def init_app(app):
     @app.route("/sw.js")
     def service_worker():
-        offline = [{"pattern": pattern, "url": offline_url(kind)} for kind, pattern, _ in OFFLINE_PAGES]
-        body = render_template("sw.js", cache_name=cache_name(), urls=precache_urls(), offline=offline)
+        offline = [{"paths": offline_paths(kind), "url": offline_url(kind)} for kind, _ in OFFLINE_PAGES]
+        body = render_template("sw.js", cache_name=cache_name(), urls=precache_urls(), offline=offline,
+                               static_prefix=url_for("static", filename=""),
+                               api_prefix=request.script_root + api_bp.url_prefix + "/")
         response = Response(body, mimetype="text/javascript")
-        response.headers["Service-Worker-Allowed"] = "/"
+        response.headers["Service-Worker-Allowed"] = url_for("main.home")
         return response
 
     @app.route("/manifest.webmanifest")
@@ -63,8 +77,8 @@ def init_app(app):
         body = {
             "name": "Red Book: Middle-earth rules and odds",
             "short_name": "Red Book",
-            "start_url": "/",
-            "scope": "/",
+            "start_url": url_for("main.home"),
+            "scope": url_for("main.home"),
             "display": "standalone",
             "background_color": "#fdfbf7",
             "theme_color": "#8b1a1a",
@@ -75,5 +89,5 @@ def init_app(app):
     @app.route("/offline", defaults={"need": "page"})
     @app.route("/offline/<any(search, calculator):need>")
     def offline_page(need):
-        heading = next(words for kind, _, words in OFFLINE_PAGES if kind == need)
+        heading = next(words for kind, words in OFFLINE_PAGES if kind == need)
         return render_template("offline.html", need=need, heading=heading, games=get_library().games.values())

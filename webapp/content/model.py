@@ -149,8 +149,12 @@ def applies(entry):
 
 @dataclass(frozen=True)
 class Ref:
+    """What a ``see`` or ``ref:`` link names: a section, or an entry at its anchor in its section."""
+
     game: str
     id: str
+    section: str  # the section's id, or the id of the section the entry is in
+    anchor: str  # the entry's id; "" for a section
     title: str
     url: str
 

@@ -5,7 +5,7 @@ import re
 
 import markdown
 
-from .model import Ref
+from .model import Ref, Section
 
 REF_LINK = re.compile(r"\]\(ref:([a-z0-9-]+(?::[a-z0-9-]+)?)\)")  # in the Markdown source
 REF_HREF = re.compile(r'href="ref:([a-z0-9-]+(?::[a-z0-9-]+)?)"')  # in the rendered HTML
@@ -38,7 +38,9 @@ def find_ref(games, game_id, ref) -> Ref | None:
     found = game.lookup(target_id) if game else None
     if found is None:
         return None
-    return Ref(game=target_game, id=target_id, title=found.title, url=found.url)
+    if isinstance(found, Section):
+        return Ref(game=target_game, id=target_id, section=found.id, anchor="", title=found.title, url=found.url)
+    return Ref(game=target_game, id=target_id, section=found.section, anchor=found.id, title=found.title, url=found.url)
 
 
 def link_refs(games, game_id, rendered) -> str:
