@@ -19,7 +19,6 @@ import http.client
 import itertools
 import os
 import random
-import statistics
 import sys
 import tempfile
 import threading

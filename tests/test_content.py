@@ -311,7 +311,7 @@ NOT_PLAYERS_WORDS = re.compile(
 def player_texts(game):
     """Everything of a game's content a player reads, with where it comes from."""
     yield "source", game.source_html
-    yield "summary", game.summary_text
+    yield "summary", game.summary_html
     for checklist in game.checklists:
         yield f"{checklist.section.id} checklist note", checklist.note
     for section in game.sections.values():

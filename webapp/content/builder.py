@@ -48,7 +48,6 @@ class Builder:
             publisher=_text(data["publisher"]),
             source_html=self.markdown.render(_text(data["source"])),
             summary_html=summary_html,
-            summary_text=plain_text(summary_html),
             sections=sections,
             turn=[checklist.section for checklist in checklists],
             checklists=checklists,

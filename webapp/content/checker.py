@@ -24,7 +24,7 @@ class ContentError(Exception):
 
 
 @dataclass
-class SourceFile:
+class YamlFile:
     """One YAML file that parsed to a mapping."""
 
     path: Path
@@ -36,7 +36,7 @@ class GameFiles:
     """A game's files, each checked: game.yaml, its sections in order, its data files by name, and
     what its sources.yaml maps to each entry id ({kind: [where, ...]})."""
 
-    game: SourceFile
+    game: YamlFile
     sections: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     sources: dict = field(default_factory=dict)
@@ -161,7 +161,7 @@ class Checker:
             self.problem(file, "short_title", "at most 30 characters")
         self.markdown(game_id, file, "source", data["source"])
         self.markdown(game_id, file, "summary", data["summary"])
-        files = GameFiles(game=SourceFile(file, data))
+        files = GameFiles(game=YamlFile(file, data))
         kinds = {}
         section_ids = self.string_list(file, "sections", data["sections"])
         source_ids = self.check_sources(game_id, folder / SOURCES_FILE)
@@ -261,7 +261,7 @@ class Checker:
             else:
                 for i, raw in enumerate(entries):
                     self.check_entry(game_id, section_id, file, f"entries[{i}]", raw)
-        return SourceFile(file, data)
+        return YamlFile(file, data)
 
     def check_entry(self, game_id, section_id, file, path, raw):
         if not isinstance(raw, dict):
@@ -405,7 +405,7 @@ class Checker:
                 continue
             data = self.read_yaml(path)
             if data is not None and kind.check(self, path, data):
-                found[path.stem] = SourceFile(path, data)
+                found[path.stem] = YamlFile(path, data)
         for name in known:
             if name not in {path.stem for path in present}:
                 self.problem(folder / f"{name}.yaml", "", "data file missing")

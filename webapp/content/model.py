@@ -95,7 +95,6 @@ class Game:
     publisher: str
     source_html: str
     summary_html: str
-    summary_text: str
     sections: dict  # id -> Section, in order
     turn: list  # Section objects, one per checklist
     checklists: list  # ChecklistSpec objects, in the order of the game's `turn`
