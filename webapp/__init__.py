@@ -6,6 +6,13 @@ from flask import Flask
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
+def data_folder(name):
+    """templates/, static/ or content/: beside the package in a checkout, inside it (webapp/share/,
+    see pyproject.toml) once installed from a wheel."""
+    installed = Path(__file__).resolve().parent / "share" / name
+    return installed if installed.is_dir() else PROJECT_ROOT / name
+
+
 def default_config():
     """Settings; FLASK_* environment variables (JSON values, e.g. FLASK_TRUSTED_HOSTS='["rules.example.org"]')
     override them, and create_app's config overrides both."""
@@ -13,7 +20,7 @@ def default_config():
         # Behind a reverse proxy: {"x_for": 1, "x_proto": 1} trusts one proxy's X-Forwarded-For
         # and X-Forwarded-Proto (werkzeug's ProxyFix arguments). None: no proxy headers are read.
         "PROXY_FIX": None,
-        "CONTENT_DIR": str(PROJECT_ROOT / "content"),
+        "CONTENT_DIR": str(data_folder("content")),
         "MAX_CONTENT_LENGTH": 64 * 1024,
     }
 
@@ -25,8 +32,8 @@ def create_app(config=None):
         __name__,
         instance_path=config.pop("INSTANCE_PATH", None),
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(data_folder("templates")),
+        static_folder=str(data_folder("static")),
     )
     app.config.from_mapping(default_config())
     app.config.from_prefixed_env()
