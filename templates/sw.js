@@ -3,11 +3,27 @@
 "use strict";
 const CACHE = {{ cache_name|tojson }};
 const PRECACHE = {{ urls|tojson }};
+// Pages visited besides those (calculator results, search pages): kept apart, at most RUNTIME_LIMIT,
+// the least recently saved dropped first.
+const RUNTIME = CACHE + "-visited";
+const RUNTIME_LIMIT = {{ runtime_limit|tojson }};
+const PRECACHED = new Set(PRECACHE);
 // a page neither fetched nor saved: search and calculators need a connection, others were not saved
 // (the last entry, with no paths, answers every other page)
 const OFFLINE = {{ offline|tojson }};
 const STATIC = {{ static_prefix|tojson }};  // fingerprinted assets, under ?v=
 const API = {{ api_prefix|tojson }};  // answers never kept
+
+// A fresh copy of a precached page replaces it there; any other page goes to the visited pages,
+// which then drop their oldest beyond the limit (keys() lists them in the order they were saved).
+function save(url, request, response) {
+  if (PRECACHED.has(url.pathname + url.search)) {
+    return caches.open(CACHE).then((cache) => cache.put(request, response));
+  }
+  return caches.open(RUNTIME).then((cache) => cache.put(request, response)
+    .then(() => cache.keys())
+    .then((keys) => Promise.all(keys.slice(0, Math.max(0, keys.length - RUNTIME_LIMIT)).map((key) => cache.delete(key)))));
+}
 
 function offlinePage(url) {
   return OFFLINE.find((page) => !page.paths || page.paths.includes(url.pathname)).url;
@@ -20,7 +36,8 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((names) => Promise.all(names.filter((n) => n.startsWith("redbook-") && n !== CACHE).map((n) => caches.delete(n))))
+      .then((names) => Promise.all(names.filter((n) => n.startsWith("redbook-") && n !== CACHE && n !== RUNTIME)
+        .map((n) => caches.delete(n))))
       .then(() => self.clients.claim())
   );
 });
@@ -38,8 +55,7 @@ self.addEventListener("fetch", (event) => {
     fetch(request)
       .then((response) => {
         if (response.ok && !url.pathname.startsWith(API)) {
-          const copy = response.clone();
-          caches.open(CACHE).then((cache) => cache.put(request, copy));
+          event.waitUntil(save(url, request, response.clone()));
         }
         return response;
       })

@@ -278,6 +278,30 @@ def test_offline_rule_checklist_and_print_sheet_open_from_the_cache(new_page, li
     assert server_hits == [], f"the server was reached while offline: {server_hits}"
 
 
+def test_pages_visited_besides_the_precache_are_kept_up_to_a_limit_oldest_dropped(new_page, live_server):
+    from webapp.offline import RUNTIME_CACHE_LIMIT
+
+    page = new_page()
+    page.goto(live_server + "/")
+    page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'")
+    visited = [f"/wotr/combat-dice?visit={number}" for number in range(RUNTIME_CACHE_LIMIT + 5)]
+    for url in visited:  # one after another, so the order they are saved in is the order asked
+        page.evaluate("async (url) => { await fetch(url); }", url)
+    saved = """async () => {
+        const name = (await caches.keys()).find((name) => name.endsWith("-visited"));
+        const keys = name ? await (await caches.open(name)).keys() : [];
+        return keys.map((request) => { const url = new URL(request.url); return url.pathname + url.search; });
+    }"""
+    # each page is saved, and the oldest dropped, once its answer has come: wait for the last one
+    page.wait_for_function(f"async () => {{ const keys = await ({saved})(); "
+                           f"return keys.includes({visited[-1]!r}) && keys.length <= {RUNTIME_CACHE_LIMIT}; }}")
+    assert page.evaluate(saved) == visited[-RUNTIME_CACHE_LIMIT:], "the oldest visits are the ones dropped"
+    # a precached page fetched again refreshes its precached copy rather than taking a visited slot
+    page.evaluate("async () => { await fetch('/wotr/combat-round'); await fetch('/wotr/combat-dice?visit=last'); }")
+    page.wait_for_function(f"async () => (await ({saved})()).includes('/wotr/combat-dice?visit=last')")
+    assert "/wotr/combat-round" not in page.evaluate(saved)
+
+
 # --- Theme --------------------------------------------------------------------------------------
 
 def test_dark_theme_follows_the_system_and_the_toggle_choice_is_remembered(new_page, live_server):

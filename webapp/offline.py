@@ -2,7 +2,8 @@
 
 The service worker precaches every rule page, checklist and print sheet; its cache name is a
 hash of the content and the static files, so any change installs a fresh cache and the old
-ones are deleted. A page it cannot fetch nor find in the cache is answered by one of the
+ones are deleted. Other pages visited (calculator results, search pages) are kept apart, at most
+RUNTIME_CACHE_LIMIT of them. A page it cannot fetch nor find in the cache is answered by one of the
 OFFLINE_PAGES: search and the calculators say that they need a connection, any other page that
 it was not saved on this device.
 """
@@ -23,6 +24,11 @@ OFFLINE_PAGES = (
     ("calculator", "Calculators need a connection"),
     ("page", "You are offline"),
 )
+
+
+# Pages the service worker keeps besides the precache (calculator results, search pages): enough
+# for a game's worth of calculator answers, and a bound on what a device stores.
+RUNTIME_CACHE_LIMIT = 60
 
 
 def offline_url(kind):
@@ -66,6 +72,7 @@ def init_app(app):
     def service_worker():
         offline = [{"paths": offline_paths(kind), "url": offline_url(kind)} for kind, _ in OFFLINE_PAGES]
         body = render_template("sw.js", cache_name=cache_name(), urls=precache_urls(), offline=offline,
+                               runtime_limit=RUNTIME_CACHE_LIMIT,
                                static_prefix=url_for("static", filename=""),
                                api_prefix=request.script_root + api_bp.url_prefix + "/")
         response = Response(body, mimetype="text/javascript")
