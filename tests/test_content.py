@@ -408,3 +408,32 @@ def test_every_flag_the_content_uses_is_shown_by_its_label(client, library):
     game, section, _ = next(item for item in sorted(used) if item[2] == "not-first")
     page = client.get(f"/{game}/{section}").get_data(as_text=True)
     assert '<span class="flag">not first</span>' in page
+
+
+def test_raw_html_in_rule_text_is_rejected_naming_the_file_and_the_entry(content_copy):
+    path = first_sequence_file(content_copy)
+    entry_id = yaml.safe_load(path.read_text())["entries"][0]["id"]
+    mutate(path, lambda d: d["entries"][0].update(body="Roll the dice, then <b>stop</b>."))
+    glossary = content_copy / "meccg" / "glossary.yaml"
+    term_id = yaml.safe_load(glossary.read_text())["terms"][2]["id"]
+    mutate(glossary, lambda d: d["terms"][2].update(body="A term <script>alert(1)</script> with `<code>` kept."))
+    mutate(content_copy / "meq" / "game.yaml", lambda d: d.update(summary=d["summary"] + "\n\n<img src=x onerror=alert(1)>"))
+    expected = [
+        f"content/wotr/{path.name}: entries[0].body: raw HTML <b>, </b> in the text of '{entry_id}'",
+        f"content/meccg/glossary.yaml: terms[2].body: raw HTML <script>, </script> in the text of '{term_id}'",
+        "content/meq/game.yaml: summary: raw HTML <img src=x onerror=alert(1)> in the text",
+    ]
+    problems = problems_for(content_copy)  # as the app loads it
+    for line in expected:
+        assert any(problem.startswith(line) for problem in problems), (line, problems)
+    assert not any("<code>" in problem for problem in problems), "code spans are text, not HTML"
+    result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])
+    assert result.exit_code == 1
+    for line in expected:
+        assert line in result.output
+
+
+def test_autolinks_and_angle_brackets_in_rule_text_are_not_html(content_copy):
+    path = first_sequence_file(content_copy)
+    mutate(path, lambda d: d["entries"][0].update(body="Roll 3 < 5 dice; see <https://example.org/rules>."))
+    assert read_library(content_copy).games["wotr"].lookup(yaml.safe_load(path.read_text())["entries"][0]["id"])

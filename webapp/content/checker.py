@@ -6,7 +6,7 @@ from pathlib import Path
 import yaml
 
 from .data_files import DATA_FILES
-from .rendering import REF_LINK
+from .rendering import REF_LINK, raw_html
 from .schema import (CHECKLIST_KEYS, ENTRY_KEYS, FLAGS, GAME_IDS, GAME_KEYS, ID_PATTERN, RESERVED_SECTION_IDS,
                      SECTION_KEYS, SECTION_KINDS, SOURCE_RULE_KEYS, SOURCE_SECTION_KEYS, SOURCES_FILE, SOURCES_KEYS,
                      TABLE_KEYS, TERM_KEYS, WHEN_FLAGS, counts)
@@ -108,9 +108,14 @@ class Checker:
             return []
         return [str(item) for item in value]
 
-    def markdown(self, game_id, file, path, value, *, required=False):
-        """Check Markdown text and queue its ref: links."""
+    def markdown(self, game_id, file, path, value, *, required=False, entry_id=None):
+        """Check Markdown text (no raw HTML) and queue its ref: links."""
         source = self.text(file, path, value, required=required)
+        tags = raw_html(source)
+        if tags:
+            where = f" of '{entry_id}'" if entry_id is not None else ""
+            self.problem(file, path, f"raw HTML {', '.join(dict.fromkeys(tags))} in the text{where}: "
+                                     "write it in Markdown (rule text is Markdown only)")
         for ref in REF_LINK.findall(source):
             self.refs.append((file, path, game_id, ref))
 
@@ -270,7 +275,7 @@ class Checker:
         if not self.check_keys(file, path, raw, ENTRY_KEYS):
             return
         self.text(file, f"{path}.title", raw["title"], required=True)
-        self.markdown(game_id, file, f"{path}.body", raw.get("body"))
+        self.markdown(game_id, file, f"{path}.body", raw.get("body"), entry_id=raw["id"])
         if len(self.text(file, f"{path}.short", raw.get("short"))) > 40:
             self.problem(file, f"{path}.short", "at most 40 characters")
         flags = self.string_list(file, f"{path}.flags", raw.get("flags"))
@@ -307,7 +312,7 @@ class Checker:
         if not self.check_keys(file, path, raw, TERM_KEYS):
             return
         self.text(file, f"{path}.term", raw["term"], required=True)
-        self.markdown(game_id, file, f"{path}.body", raw["body"], required=True)
+        self.markdown(game_id, file, f"{path}.body", raw["body"], required=True, entry_id=raw["id"])
         self.string_list(file, f"{path}.aliases", raw.get("aliases"))
         for ref in self.string_list(file, f"{path}.see", raw.get("see")):
             self.refs.append((file, f"{path}.see", game_id, ref))

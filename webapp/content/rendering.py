@@ -4,11 +4,18 @@ import html
 import re
 
 import markdown
+from markdown import inlinepatterns
 
 from .model import Ref, Section
 
 REF_LINK = re.compile(r"\]\(ref:([a-z0-9-]+(?::[a-z0-9-]+)?)\)")  # in the Markdown source
 REF_HREF = re.compile(r'href="ref:([a-z0-9-]+(?::[a-z0-9-]+)?)"')  # in the rendered HTML
+# Code, where a tag is text: fenced blocks and inline spans. (Indented lines stay: in rule text
+# they are list items more often than code.)
+CODE = re.compile(r"^(```|~~~).*?^\1|(`+).+?\2", re.S | re.M)
+# What Markdown itself reads as an inline HTML tag or comment, and the autolinks it reads first.
+RAW_HTML = re.compile(inlinepatterns.HTML_RE, re.S)
+AUTOLINK = re.compile(f"{inlinepatterns.AUTOLINK_RE}|{inlinepatterns.AUTOMAIL_RE}")
 
 
 class MarkdownRenderer:
@@ -22,6 +29,13 @@ class MarkdownRenderer:
             return ""
         self.md.reset()
         return self.md.convert(source)
+
+
+def raw_html(source: str) -> list:
+    """The HTML tags written into Markdown text (outside code), which Markdown would pass through
+    unescaped: rule text is Markdown only, so pages never carry markup the content did not mean."""
+    tags = (match.group(0) for match in RAW_HTML.finditer(CODE.sub("", source)))
+    return [tag for tag in tags if not AUTOLINK.fullmatch(tag)]
 
 
 def plain_text(rendered_html: str) -> str:
