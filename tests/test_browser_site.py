@@ -63,15 +63,14 @@ def test_search_as_you_type_lists_hits_and_opens_the_rule(new_page, live_server)
     page = new_page(service_workers="block")
     page.goto(live_server + "/")
     results = page.locator("#live-results")
-    assert results.is_hidden()
+    expect(results).to_be_hidden()
     page.locator("#site-search").press_sequentially("leader re", delay=30)
-    results.locator("a").first.wait_for()
-    assert results.is_visible()
+    expect(results).to_be_visible()
     hit = results.locator('a[href="/wotr/combat-dice#leader-reroll"]')
-    assert "leader re-roll" in hit.inner_text().lower()
+    expect(hit).to_contain_text(re.compile("leader re-roll", re.I), use_inner_text=True)
     hit.click()
     page.wait_for_url(f"{live_server}/wotr/combat-dice#leader-reroll")
-    assert page.evaluate("document.querySelector(':target').id") == "leader-reroll"
+    expect(page.locator("#leader-reroll:target")).to_have_count(1)
     assert_shown_below_header(page, "#leader-reroll")
 
 
@@ -83,10 +82,10 @@ def test_live_results_close_with_escape_and_open_with_the_arrow_key(new_page, li
     first = page.locator("#live-results a").first
     first.wait_for()
     box.press("ArrowDown")
-    assert page.evaluate("document.activeElement === document.querySelector('#live-results a')")
+    expect(first).to_be_focused()
     page.keyboard.press("Escape")
-    assert page.locator("#live-results").is_hidden()
-    assert page.evaluate("document.activeElement.id") == "site-search"
+    expect(page.locator("#live-results")).to_be_hidden()
+    expect(box).to_be_focused()
 
 
 # --- Deep links ---------------------------------------------------------------------------------
@@ -108,10 +107,10 @@ def test_slash_key_focuses_the_search_box(new_page, live_server):
     page = new_page(viewport=DESKTOP, service_workers="block")
     page.goto(f"{live_server}/wotr/combat-dice")
     page.keyboard.press("/")
-    assert page.evaluate("document.activeElement.id") == "site-search"
-    assert page.input_value("#site-search") == "", "the slash was typed into the box"
+    expect(page.locator("#site-search")).to_be_focused()
+    expect(page.locator("#site-search")).to_have_value("")  # the slash is not typed into the box
     page.keyboard.type("a/b")
-    assert page.input_value("#site-search") == "a/b", "a slash inside the box must type a slash"
+    expect(page.locator("#site-search")).to_have_value("a/b")  # a slash inside the box types a slash
 
 
 def test_slash_key_works_after_ticking_a_checklist_step(new_page, live_server):
@@ -119,10 +118,10 @@ def test_slash_key_works_after_ticking_a_checklist_step(new_page, live_server):
     page.goto(f"{live_server}/wotr/turn")
     page.locator("[data-step] .tick").first.focus()
     page.keyboard.press("Space")
-    assert page.locator("[data-step] .tick").first.is_checked()
-    assert page.evaluate("document.activeElement.type") == "checkbox"
+    expect(page.locator("[data-step] .tick").first).to_be_checked()
+    expect(page.locator("[data-step] .tick").first).to_be_focused()
     page.keyboard.press("/")
-    assert page.evaluate("document.activeElement.id") == "site-search"
+    expect(page.locator("#site-search")).to_be_focused()
 
 
 def test_slash_key_types_a_slash_in_the_search_page_box(new_page, live_server):
@@ -130,8 +129,8 @@ def test_slash_key_types_a_slash_in_the_search_page_box(new_page, live_server):
     page.goto(f"{live_server}/search")
     page.click("#q")
     page.keyboard.type("1/2")
-    assert page.input_value("#q") == "1/2"
-    assert page.evaluate("document.activeElement.id") == "q"
+    expect(page.locator("#q")).to_have_value("1/2")
+    expect(page.locator("#q")).to_be_focused()
 
 
 # --- Turn checklist on a phone -------------------------------------------------------------------
@@ -140,7 +139,7 @@ def test_phone_turn_bar_fits_and_a_finished_phase_collapses(new_page, live_serve
     page = new_page(service_workers="block", is_mobile=True, has_touch=True, device_scale_factor=2)
     page.goto(f"{live_server}/fotf/turn")
     bar = page.locator("[data-turn-bar]")
-    assert bar.is_visible()
+    expect(bar).to_be_visible()
     box = bar.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     for button in ("[data-next]", "[data-reset]"):
@@ -154,18 +153,18 @@ def test_phone_turn_bar_fits_and_a_finished_phase_collapses(new_page, live_serve
     assert in_first >= 1
     for i in range(in_first):
         first.locator("[data-step] .step-row").nth(i).tap()
-    assert "phase-done" in first.get_attribute("class")
-    assert first.locator(".steps").is_hidden(), "a finished phase should fold away"
-    assert first.locator(".phase-title").is_visible(), "the finished phase keeps its title"
-    assert "phase-done" not in second.get_attribute("class")
-    assert second.locator(".steps").is_visible()
-    assert "current" in second.locator("[data-step]").first.get_attribute("class")
+    expect(first).to_have_class(re.compile(r"\bphase-done\b"))
+    expect(first.locator(".steps")).to_be_hidden()  # a finished phase folds away
+    expect(first.locator(".phase-title")).to_be_visible()  # and keeps its title
+    expect(second).not_to_have_class(re.compile(r"\bphase-done\b"))
+    expect(second.locator(".steps")).to_be_visible()
+    expect(second.locator("[data-step]").first).to_have_class(re.compile(r"\bcurrent\b"))
     page.reload()
-    assert page.locator("[data-phase]").first.locator(".steps").is_hidden(), "folded phase reopened after reload"
+    expect(page.locator("[data-phase]").first.locator(".steps")).to_be_hidden()  # still folded after a reload
     page.click("[data-reset]")
-    assert page.locator("[data-phase]").first.locator(".steps").is_visible()
+    expect(page.locator("[data-phase]").first.locator(".steps")).to_be_visible()
     undo = page.locator("[data-undo-bar]")
-    assert undo.is_visible(), "a reset can be undone"
+    expect(undo).to_be_visible()  # a reset can be undone
     where = undo.bounding_box()
     assert where["y"] + where["height"] <= PHONE["height"] + 1 and page.locator("[data-undo]").bounding_box()["height"] >= 44
 
@@ -182,26 +181,27 @@ def test_calculator_bad_value_shows_the_error_beside_the_field(new_page, live_se
     assert navigation.value.status == 400
     field = page.locator("#f-strength")
     error = page.locator("#e-strength")
-    assert error.is_visible() and "Combat Strength" in error.inner_text()
-    assert field.input_value() == "11"
-    assert page.input_value("#f-leadership") == "3", "the other values are kept too"
-    assert field.get_attribute("aria-invalid") == "true"
-    assert field.get_attribute("aria-describedby") == "e-strength"
-    assert page.locator(".field.has-error").count() == 1
-    assert page.locator(".field.has-error #e-strength").count() == 1, "the error sits in the field's own box"
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("Combat Strength", use_inner_text=True)
+    expect(field).to_have_value("11")
+    expect(page.locator("#f-leadership")).to_have_value("3")  # the other values are kept too
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_attribute("aria-describedby", "e-strength")
+    expect(page.locator(".field.has-error")).to_have_count(1)
+    expect(page.locator(".field.has-error #e-strength")).to_have_count(1)  # the error sits in the field's own box
     field_box, error_box = field.bounding_box(), error.bounding_box()
     gap = error_box["y"] - (field_box["y"] + field_box["height"])
     assert 0 <= gap <= 40, f"error is {gap}px from its field"
-    assert page.locator("section.result").count() == 0
+    expect(page.locator("section.result")).to_have_count(0)
 
 
 def test_calculator_keeps_text_typed_where_a_number_goes(new_page, live_server):
     # a number box cannot show "x": the field with the error must show what the player typed
     page = new_page(service_workers="block")
     page.goto(f"{live_server}/wotr/calc/battle?attacker_regulars=3&attacker_elites=x&defender_regulars=2")
-    assert page.input_value("#f-attacker_elites") == "x"
-    assert "whole number" in page.locator("#e-attacker_elites").inner_text()
-    assert page.input_value("#f-attacker_regulars") == "3"
+    expect(page.locator("#f-attacker_elites")).to_have_value("x")
+    expect(page.locator("#e-attacker_elites")).to_contain_text("whole number", use_inner_text=True)
+    expect(page.locator("#f-attacker_regulars")).to_have_value("3")
 
 
 # --- Offline ------------------------------------------------------------------------------------
@@ -236,44 +236,45 @@ def test_offline_rule_checklist_and_print_sheet_open_from_the_cache(new_page, li
 
     rule = page.goto(f"{live_server}/meccg/corruption#corruption-checks")
     assert rule.from_service_worker
-    assert page.locator("h1").inner_text() == "Corruption"
-    assert page.locator("#corruption-checks").is_visible()
+    expect(page.locator("h1")).to_have_text("Corruption", use_inner_text=True)
+    expect(page.locator("#corruption-checks")).to_be_visible()
     assert body_background(page) != "rgba(0, 0, 0, 0)", "the stylesheet came from the cache too"
 
     checklist = page.goto(f"{live_server}/fotf/turn")
     assert checklist.from_service_worker
-    assert "turn checklist" in page.locator("h1").inner_text()
-    assert page.locator("[data-turn-bar]").is_visible(), "checklist.js came from the cache too"
+    expect(page.locator("h1")).to_contain_text("turn checklist", use_inner_text=True)
+    expect(page.locator("[data-turn-bar]")).to_be_visible()  # checklist.js came from the cache too
 
     sheet = page.goto(f"{live_server}/meq/print")
     assert sheet.from_service_worker
-    assert page.locator("h1").first.inner_text() == "Middle-earth Quest"
+    expect(page.locator("h1").first).to_have_text("Middle-earth Quest", use_inner_text=True)
 
     # search and the calculators say that they need a connection; a page never saved says so
     page.goto(f"{live_server}/search?q=retreat")
-    assert page.locator("h1").inner_text() == "Search needs a connection"
-    assert "You are offline, and searching the rules runs on the server" in page.inner_text("main")
-    assert "not saved" not in page.inner_text("main")
+    expect(page.locator("h1")).to_have_text("Search needs a connection", use_inner_text=True)
+    expect(page.locator("main")).to_contain_text("You are offline, and searching the rules runs on the server")
+    expect(page.locator("main")).not_to_contain_text("not saved")
     page.goto(f"{live_server}/fotf/calc/ring?nazgul=2&hope=4")
-    assert page.locator("h1").inner_text() == "Calculators need a connection"
-    assert "the calculators work out their answers on the server, so they need a connection" in page.inner_text("main")
-    assert "not saved" not in page.inner_text("main")
+    expect(page.locator("h1")).to_have_text("Calculators need a connection", use_inner_text=True)
+    expect(page.locator("main")).to_contain_text(
+        "the calculators work out their answers on the server, so they need a connection")
+    expect(page.locator("main")).not_to_contain_text("not saved")
     page.goto(f"{live_server}/meccg/glossary?view=topics")
-    assert page.locator("h1").inner_text() == "You are offline"
-    assert "This page was not saved on this device" in page.inner_text("main")
+    expect(page.locator("h1")).to_have_text("You are offline", use_inner_text=True)
+    expect(page.locator("main")).to_contain_text("This page was not saved on this device")
 
     # a game's list of calculators was saved; a calculator's form opened before says it needs a connection
     index = page.goto(f"{live_server}/fotf/calc/")
-    assert index.from_service_worker and page.locator("h1").inner_text() != "You are offline"
+    assert index.from_service_worker
+    expect(page.locator("h1")).not_to_have_text("You are offline", use_inner_text=True)
     page.goto(f"{live_server}/wotr/calc/roll")
-    assert page.locator("[data-needs-network]").is_visible()
-    assert "needs a connection" in page.locator("[data-needs-network]").inner_text()
+    expect(page.locator("[data-needs-network]")).to_be_visible()
+    expect(page.locator("[data-needs-network]")).to_contain_text("needs a connection", use_inner_text=True)
 
     # search as you type says so too, rather than showing nothing
     page.locator("#site-search").press_sequentially("retreat", delay=20)
-    note = page.locator("#live-results .live-empty")
-    note.wait_for()
-    assert note.inner_text().startswith("Search needs a connection: you are offline.")
+    expect(page.locator("#live-results .live-empty")).to_have_text(
+        re.compile(r"^Search needs a connection: you are offline\."), use_inner_text=True)
 
     assert server_hits == [], f"the server was reached while offline: {server_hits}"
 
@@ -311,17 +312,18 @@ def test_dark_theme_follows_the_system_and_the_toggle_choice_is_remembered(new_p
     assert luminance(system_dark) < 0.05, system_dark
     assert luminance(page.evaluate("getComputedStyle(document.body).color")) > 0.6
     toggle = page.locator("[data-theme-toggle]")
-    assert toggle.get_attribute("aria-label") == "Switch to light theme"
+    expect(toggle).to_have_attribute("aria-label", "Switch to light theme")
 
     toggle.click()
-    assert page.get_attribute("html", "data-theme") == "light"
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
     assert luminance(body_background(page)) > 0.9
-    assert toggle.get_attribute("aria-label") == "Switch to dark theme"
+    expect(toggle).to_have_attribute("aria-label", "Switch to dark theme")
     page.reload()
-    assert page.get_attribute("html", "data-theme") == "light"
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
     assert luminance(body_background(page)) > 0.9, "the light choice did not survive a reload"
 
     page.locator("[data-theme-toggle]").click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert page.evaluate("localStorage.getItem('redbook:theme')") == "dark"
     assert body_background(page) == system_dark, "the chosen dark theme differs from the system dark theme"
 
@@ -345,6 +347,7 @@ def test_dark_choice_overrides_a_light_system(new_page, live_server):
     page.goto(f"{live_server}/")
     assert luminance(body_background(page)) > 0.9
     page.click("[data-theme-toggle]")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     page.goto(f"{live_server}/meccg/turn")
     assert luminance(body_background(page)) < 0.05
 
