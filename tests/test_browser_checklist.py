@@ -4,6 +4,7 @@ import re
 import unicodedata
 
 import pytest
+from playwright.sync_api import expect
 
 from webapp.checklist.model import checklists, phases
 from webapp.checklist.views import SMALLEST_ONE_PAGE_SIZE
@@ -16,8 +17,13 @@ def checklist(page, list_id):
     return page.locator(f'[data-checklist="{list_id}"]')
 
 
-def percent(page, list_id):
-    return int(checklist(page, list_id).get_attribute("data-percent"))
+def expect_percent(page, list_id, value):
+    """The checklist's progress reaches this percentage (expect waits for the page to update)."""
+    expect(checklist(page, list_id)).to_have_attribute("data-percent", str(value))
+
+
+def expect_unfinished(page, list_id):
+    expect(checklist(page, list_id)).not_to_have_attribute("data-percent", "100")
 
 
 def always_steps(library, game_id, list_id):
@@ -39,21 +45,22 @@ def test_checklist_reaches_100_percent_at_the_end_of_the_games_round_or_turn(pag
         required = always_steps(library, game_id, found.id)
         assert required, f"{found.id} has no step that always happens"
         name = found.spec.name[:1].upper() + found.spec.name[1:]
-        status = checklist(page, found.id).locator("[data-turn-bar]").inner_text()
-        assert status.startswith(f"{name} 1"), status
-        for i, step_id in enumerate(required):
-            assert percent(page, found.id) < 100
+        expect(checklist(page, found.id).locator("[data-turn-bar]")).to_have_text(
+            re.compile(rf"^{re.escape(name)} 1"), use_inner_text=True)
+        for step_id in required:
+            expect_unfinished(page, found.id)
             tap_row(page, step_id)
-            assert page.locator(f"#tick-{step_id}").is_checked()
-        assert percent(page, found.id) == 100, f"{found.id}: every step that applies is ticked"
-        progress = checklist(page, found.id).locator("[data-progress]").inner_text()
-        assert progress == f"{len(required)} of {len(required)} steps"
-        assert "is done" in checklist(page, found.id).locator("[data-end-status]").inner_text()
-        assert checklist(page, found.id).locator("[data-step].missed").count() == 0
+            expect(page.locator(f"#tick-{step_id}")).to_be_checked()
+        expect_percent(page, found.id, 100)  # every step that applies is ticked
+        expect(checklist(page, found.id).locator("[data-progress]")).to_have_text(
+            f"{len(required)} of {len(required)} steps", use_inner_text=True)
+        expect(checklist(page, found.id).locator("[data-end-status]")).to_contain_text("is done", use_inner_text=True)
+        expect(checklist(page, found.id).locator("[data-step].missed")).to_have_count(0)
     if game_id == "wotr-cards":
         # the combats are checklists of their own: the round is complete without them
         page.reload()
-        assert percent(page, "round") == 100 and percent(page, "path-combat") == 100
+        expect_percent(page, "round", 100)
+        expect_percent(page, "path-combat", 100)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -63,11 +70,11 @@ def test_from_the_second_pass_on_its_steps_of_every_pass_but_the_first_count_too
         later = [step.entry.id for step in found.steps if step.applies in ("always", "not-first")]
         checklist(page, found.id).locator("[data-next]").click()
         for step_id in later:
-            assert percent(page, found.id) < 100
+            expect_unfinished(page, found.id)
             tap_row(page, step_id)
-        assert percent(page, found.id) == 100, found.id
-        progress = checklist(page, found.id).locator("[data-progress]").inner_text()
-        assert progress == f"{len(later)} of {len(later)} steps"
+        expect_percent(page, found.id, 100)
+        expect(checklist(page, found.id).locator("[data-progress]")).to_have_text(
+            f"{len(later)} of {len(later)} steps", use_inner_text=True)
 
 
 def test_story_and_plot_are_skipped_on_the_first_sauron_turn_and_due_on_every_later_one(page, live_server, library):
@@ -75,70 +82,75 @@ def test_story_and_plot_are_skipped_on_the_first_sauron_turn_and_due_on_every_la
     sauron = checklist(page, "sauron-turn")
     first = always_steps(library, "meq", "sauron-turn")
     assert "story-hero-marker" not in first and "plot-choose" not in first
-    assert sauron.locator('[data-phase="story"] .phase-count').inner_text() == "not in Sauron turn 1"
+    expect(sauron.locator('[data-phase="story"] .phase-count')).to_have_text("not in Sauron turn 1",
+                                                                             use_inner_text=True)
     for step_id in first:
         tap_row(page, step_id)
-    assert percent(page, "sauron-turn") == 100, "turn 1 is complete without Story and Plot"
-    assert sauron.locator("[data-step].missed").count() == 0
-    assert "passed" in sauron.locator('[data-step="plot-choose"]').get_attribute("class")
+    expect_percent(page, "sauron-turn", 100)  # turn 1 is complete without Story and Plot
+    expect(sauron.locator("[data-step].missed")).to_have_count(0)
+    expect(sauron.locator('[data-step="plot-choose"]')).to_have_class(re.compile(r"\bpassed\b"))
 
     sauron.locator("[data-next]").click()
-    assert sauron.locator("[data-turn-number]").inner_text() == "2"
-    assert sauron.locator('[data-phase="story"] .phase-count').inner_text() == "0/2"
+    expect(sauron.locator("[data-turn-number]")).to_have_text("2", use_inner_text=True)
+    expect(sauron.locator('[data-phase="story"] .phase-count')).to_have_text("0/2", use_inner_text=True)
     for step_id in first:
         tap_row(page, step_id)
-    assert percent(page, "sauron-turn") < 100, "from turn 2, Story and Plot are due"
-    assert sauron.locator('[data-step="plot-choose"].missed').count() == 1
+    expect_unfinished(page, "sauron-turn")  # from turn 2, Story and Plot are due
+    expect(sauron.locator('[data-step="plot-choose"].missed')).to_have_count(1)
     for step_id in ("story-hero-marker", "story-sauron-markers", "plot-choose"):
         tap_row(page, step_id)
-    assert percent(page, "sauron-turn") == 100
+    expect_percent(page, "sauron-turn", 100)
 
 
 def test_the_card_game_round_is_done_before_its_combats_are(page, live_server, library):
     page.goto(f"{live_server}/wotr-cards/turn")
     for step_id in always_steps(library, "wotr-cards", "round"):
         tap_row(page, step_id)
-    assert percent(page, "round") == 100
-    assert percent(page, "path-combat") == 0 and percent(page, "battleground-combat") == 0
+    expect_percent(page, "round", 100)
+    expect_percent(page, "path-combat", 0)
+    expect_percent(page, "battleground-combat", 0)
 
 
 def test_a_conditional_step_counts_once_it_is_ticked(page, live_server, library):
     page.goto(f"{live_server}/meccg/turn")
     required = len(always_steps(library, "meccg", "turn-sequence"))
     progress = page.locator("[data-progress]")
-    assert progress.inner_text() == f"0 of {required} steps"
+    expect(progress).to_have_text(f"0 of {required} steps", use_inner_text=True)
     tap_row(page, "reveal-new-site")  # moving company only
-    assert progress.inner_text() == f"1 of {required + 1} steps"
+    expect(progress).to_have_text(f"1 of {required + 1} steps", use_inner_text=True)
     tap_row(page, "reveal-new-site")
-    assert progress.inner_text() == f"0 of {required} steps"
+    expect(progress).to_have_text(f"0 of {required} steps", use_inner_text=True)
 
 
 def test_battle_checklist_speaks_of_combat_rounds(page, live_server):
     page.goto(f"{live_server}/wotr/turn")
-    assert page.locator("h1").inner_text().endswith("combat round checklist")
-    assert page.locator("[data-turn-number]").locator("..").inner_text() == "Combat round 1"
+    expect(page.locator("h1")).to_have_text(re.compile("combat round checklist$"), use_inner_text=True)
+    expect(page.locator("[data-turn-number]").locator("..")).to_have_text("Combat round 1", use_inner_text=True)
     page.click("[data-next]")
-    assert page.locator("[data-turn-number]").locator("..").inner_text() == "Combat round 2"
-    assert page.locator("[data-next]").inner_text() == "Next combat round"
-    assert "turn" not in page.locator("[data-turn-bar]").inner_text().lower()
+    expect(page.locator("[data-turn-number]").locator("..")).to_have_text("Combat round 2", use_inner_text=True)
+    expect(page.locator("[data-next]")).to_have_text("Next combat round", use_inner_text=True)
+    expect(page.locator("[data-turn-bar]")).not_to_contain_text(re.compile("turn", re.I), use_inner_text=True)
 
 
 def test_starting_player_moves_on_one_seat_each_round(page, live_server):
     page.goto(f"{live_server}/wotr-cards/turn")
     seat = checklist(page, "round").locator("[data-seat]")
     count = checklist(page, "round").locator("[data-turn-number]")
-    assert seat.inner_text() == "Frodo"
+    expect(seat).to_have_text("Frodo", use_inner_text=True)
     tap_row(page, "activate-battleground")
     checklist(page, "round").locator("[data-next]").click()
-    assert (count.inner_text(), seat.inner_text()) == ("2", "Witch-king")
-    assert checklist(page, "round").locator(".tick:checked").count() == 0
+    expect(count).to_have_text("2", use_inner_text=True)
+    expect(seat).to_have_text("Witch-king", use_inner_text=True)
+    expect(checklist(page, "round").locator(".tick:checked")).to_have_count(0)
     for _ in range(3):
         checklist(page, "round").locator("[data-next]").click()
-    assert (count.inner_text(), seat.inner_text()) == ("5", "Frodo")
+    expect(count).to_have_text("5", use_inner_text=True)
+    expect(seat).to_have_text("Frodo", use_inner_text=True)
     checklist(page, "round").locator("[data-seat-back]").click()
-    assert seat.inner_text() == "Saruman", "the token can be set by hand"
+    expect(seat).to_have_text("Saruman", use_inner_text=True)  # the token can be set by hand
     page.reload()
-    assert (count.inner_text(), seat.inner_text()) == ("5", "Saruman")
+    expect(count).to_have_text("5", use_inner_text=True)
+    expect(seat).to_have_text("Saruman", use_inner_text=True)
 
 
 # --- Tapping, expanding, folding and undoing -----------------------------------------------------
@@ -151,11 +163,11 @@ def test_the_whole_row_ticks_and_the_rule_opens_from_its_own_control(page, live_
     box = expand.bounding_box()
     assert box["height"] >= 44 and box["width"] >= 44
     expand.tap()
-    assert step.locator(".step-links a").first.is_visible()
-    assert not step.locator(".tick").is_checked(), "expanding a step must not tick it"
+    expect(step.locator(".step-links a").first).to_be_visible()
+    expect(step.locator(".tick")).not_to_be_checked()  # expanding a step does not tick it
     row.tap()
-    assert step.locator(".tick").is_checked()
-    assert step.locator(".step-details").get_attribute("open") is not None, "ticking must not fold the rule"
+    expect(step.locator(".tick")).to_be_checked()
+    expect(step.locator(".step-details")).to_have_attribute("open", "")  # ticking does not fold the rule
 
 
 def test_a_folded_phase_opens_from_its_title_and_its_ticks_can_be_reversed(page, live_server):
@@ -164,43 +176,46 @@ def test_a_folded_phase_opens_from_its_title_and_its_ticks_can_be_reversed(page,
     phase = page.locator('[data-phase="untap-phase"]')
     for step_id in ("untap-or-heal", "untap-other-cards"):
         tap_row(page, step_id)
-    assert "folded" in phase.get_attribute("class") and phase.locator(".steps").is_hidden()
+    expect(phase).to_have_class(re.compile(r"\bfolded\b"))
+    expect(phase.locator(".steps")).to_be_hidden()
     toggle = phase.locator(".phase-toggle")
-    assert toggle.get_attribute("aria-expanded") == "false"
+    expect(toggle).to_have_attribute("aria-expanded", "false")
     toggle.tap()
+    expect(phase.locator(".steps")).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
     assert page.url == url, "tapping a phase title must not leave the page"
-    assert phase.locator(".steps").is_visible() and toggle.get_attribute("aria-expanded") == "true"
     tap_row(page, "untap-other-cards")
-    assert not page.locator("#tick-untap-other-cards").is_checked()
-    assert "phase-done" not in phase.get_attribute("class")
+    expect(page.locator("#tick-untap-other-cards")).not_to_be_checked()
+    expect(phase).not_to_have_class(re.compile(r"\bphase-done\b"))
     toggle.tap()
-    assert phase.locator(".steps").is_hidden(), "an unfinished phase can be folded by hand too"
+    expect(phase.locator(".steps")).to_be_hidden()  # an unfinished phase can be folded by hand too
 
 
 def test_the_last_tick_next_and_reset_can_each_be_undone(page, live_server):
     page.goto(f"{live_server}/wotr-cards/turn")
     undo = page.locator("[data-undo]")
-    assert not undo.is_visible()
+    expect(undo).to_be_hidden()
     tap_row(page, "activate-battleground")
     tap_row(page, "activate-path")
-    assert page.locator("[data-undo-label]").inner_text() == "Ticked: Activate next path (number +1)"
+    expect(page.locator("[data-undo-label]")).to_have_text("Ticked: Activate next path (number +1)",
+                                                         use_inner_text=True)
     undo.tap()
-    assert not page.locator("#tick-activate-path").is_checked()
-    assert page.locator("#tick-activate-battleground").is_checked(), "only the last tick is undone"
+    expect(page.locator("#tick-activate-path")).not_to_be_checked()
+    expect(page.locator("#tick-activate-battleground")).to_be_checked()  # only the last tick is undone
 
     round_list = checklist(page, "round")
     round_list.locator("[data-next]").click()
-    assert round_list.locator("[data-turn-number]").inner_text() == "2"
+    expect(round_list.locator("[data-turn-number]")).to_have_text("2", use_inner_text=True)
     undo.tap()
-    assert round_list.locator("[data-turn-number]").inner_text() == "1"
-    assert round_list.locator("[data-seat]").inner_text() == "Frodo"
-    assert page.locator("#tick-activate-battleground").is_checked(), "undoing Next round brings the ticks back"
+    expect(round_list.locator("[data-turn-number]")).to_have_text("1", use_inner_text=True)
+    expect(round_list.locator("[data-seat]")).to_have_text("Frodo", use_inner_text=True)
+    expect(page.locator("#tick-activate-battleground")).to_be_checked()  # undoing Next round brings the ticks back
 
     round_list.locator("[data-reset]").click()
-    assert page.locator("#tick-activate-battleground").is_checked() is False
+    expect(page.locator("#tick-activate-battleground")).not_to_be_checked()
     page.reload()
     page.locator("[data-undo]").tap()  # the history survives a reload too
-    assert page.locator("#tick-activate-battleground").is_checked()
+    expect(page.locator("#tick-activate-battleground")).to_be_checked()
 
 
 def test_ticks_are_kept_per_game_across_reloads(page, live_server, library):
@@ -208,11 +223,11 @@ def test_ticks_are_kept_per_game_across_reloads(page, live_server, library):
     first = always_steps(library, "fotf", "game-turn")[0]
     tap_row(page, first)
     page.goto(f"{live_server}/meccg/turn")
-    assert page.locator(".tick:checked").count() == 0, "another game's ticks"
+    expect(page.locator(".tick:checked")).to_have_count(0)  # not another game's ticks
     page.goto(f"{live_server}/fotf/turn")
-    assert page.locator(f"#tick-{first}").is_checked()
+    expect(page.locator(f"#tick-{first}")).to_be_checked()
     order = [step.entry.id for step in checklists(library.games["fotf"])[0].steps]
-    assert page.locator("[data-step].current").get_attribute("data-step") == order[order.index(first) + 1]
+    expect(page.locator("[data-step].current")).to_have_attribute("data-step", order[order.index(first) + 1])
 
 
 def test_ticking_the_last_step_of_a_phase_by_keyboard_keeps_focus(browser, live_server):
@@ -226,9 +241,8 @@ def test_ticking_the_last_step_of_a_phase_by_keyboard_keeps_focus(browser, live_
     page.keyboard.press("Tab")  # to the step's rule control
     page.keyboard.press("Tab")  # to the next step's tick
     page.keyboard.press("Space")
-    assert "folded" in phase.get_attribute("class")
-    following = page.locator('[data-phase="organization-phase"] .tick').first
-    assert following.evaluate("(e) => document.activeElement === e"), "focus was lost when the phase folded"
+    expect(phase).to_have_class(re.compile(r"\bfolded\b"))
+    expect(page.locator('[data-phase="organization-phase"] .tick').first).to_be_focused()  # kept as the phase folds
     context.close()
 
 
@@ -322,13 +336,14 @@ def test_paper_choice_sets_the_page_size(browser, live_server, paper, size):
 def test_print_sheet_has_navigation_and_print_button_on_screen_only(page, live_server):
     page.goto(f"{live_server}/wotr-cards/print")
     nav = page.locator(".print-nav")
-    assert nav.is_visible() and page.locator("[data-print]").is_visible()
-    assert page.get_by_role("link", name="WotR Card Game").is_visible()
+    expect(nav).to_be_visible()
+    expect(page.locator("[data-print]")).to_be_visible()
+    expect(page.get_by_role("link", name="WotR Card Game")).to_be_visible()
     assert page.get_by_role("link", name=re.compile("Letter")).bounding_box()["height"] >= 44
     with page.expect_navigation():
         page.get_by_role("link", name=re.compile("Letter")).tap()
     assert page.url.endswith("?paper=letter")
-    assert page.get_by_role("link", name=re.compile("Letter")).get_attribute("aria-current") == "true"
+    expect(page.get_by_role("link", name=re.compile("Letter"))).to_have_attribute("aria-current", "true")
     page.emulate_media(media="print")
-    assert not nav.is_visible()
-    assert page.locator(".sheet").is_visible()
+    expect(nav).to_be_hidden()
+    expect(page.locator(".sheet")).to_be_visible()

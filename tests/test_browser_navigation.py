@@ -2,6 +2,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from webapp.content import GAME_IDS
 
@@ -26,7 +27,7 @@ def test_home_shows_every_game_with_its_four_ways_in_on_the_first_phone_screen(p
             assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], f"{game.id} {name} is below the first screen: {box}"
             if name != "title":
                 assert box["height"] >= 44 and box["width"] >= 44, (game.id, name, box)
-        assert links["turn"].inner_text().lower() == game.turn_name
+        expect(links["turn"]).to_have_text(re.compile(f"^{re.escape(game.turn_name)}$", re.I), use_inner_text=True)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
 
 
@@ -69,8 +70,8 @@ def test_glossary_reads_a_to_z_with_a_letter_index_and_keeps_the_topic_view(page
     with page.expect_navigation():
         page.get_by_role("link", name="By topic").tap()
     in_file_order = [t.title for t in library.games["meccg"].sections["glossary"].entries]
+    expect(page.locator(".letter-index")).to_have_count(0)
     assert [t.lstrip("# ").strip() for t in page.locator(".entry-title").all_inner_texts()] == in_file_order
-    assert page.locator(".letter-index").count() == 0
 
 
 def contrast(a, b):
