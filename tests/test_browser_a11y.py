@@ -1,7 +1,9 @@
 """axe-core finds no accessibility violations on the main pages, in the light and the dark theme."""
+import re
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import expect
 
 from webapp.calculators import CALCULATORS
 
@@ -131,9 +133,10 @@ def test_checklist_in_progress_has_no_violations(desktop_page, live_server, axe)
         first_phase.locator(".step-row").nth(i).click()
     page.locator("#step-resolve-path .step-row").click()  # a done step in an open phase, earlier ones missed
     page.locator("#step-resolve-path summary").click()  # and its rule opened
-    assert "phase-done" in first_phase.get_attribute("class")
-    assert page.locator("#step-resolve-path.done").is_visible()
-    assert page.locator(".step.missed").count() >= 1 and page.locator("[data-undo-bar]").is_visible()
+    expect(first_phase).to_have_class(re.compile(r"\bphase-done\b"))
+    expect(page.locator("#step-resolve-path.done")).to_be_visible()
+    expect(page.locator(".step.missed").first).to_be_visible()
+    expect(page.locator("[data-undo-bar]")).to_be_visible()
     assert_no_violations_in_either_theme(axe, page)
 
 

@@ -6,6 +6,7 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import expect
 
 from webapp import PROJECT_ROOT
 from webapp.calculators import CALCULATORS
@@ -252,27 +253,27 @@ def test_steppers_by_touch_and_keyboard(phone, live_server):
     box = phone.locator("#f-strength")
     more = phone.get_by_role("button", name="One more: Combat Strength")
     less = phone.get_by_role("button", name="One less: Combat Strength")
-    assert box.input_value() == "5"
+    expect(box).to_have_value("5")
     more.tap()
-    assert box.input_value() == "6"
+    expect(box).to_have_value("6")
     less.tap()
     less.tap()
-    assert box.input_value() == "4"
+    expect(box).to_have_value("4")
     box.focus()
     phone.keyboard.press("ArrowUp")
-    assert box.input_value() == "5"
+    expect(box).to_have_value("5")
     phone.keyboard.press("ArrowDown")
-    assert box.input_value() == "4"
+    expect(box).to_have_value("4")
     phone.keyboard.press("Tab")  # to the + button
     phone.keyboard.press("Enter")
     phone.keyboard.press("Space")
-    assert box.input_value() == "6"
+    expect(box).to_have_value("6")
     box.fill("10")
     more.tap()
-    assert box.input_value() == "10", "a stepper stops at its maximum"
+    expect(box).to_have_value("10")  # a stepper stops at its maximum
     box.fill("")
     more.tap()
-    assert box.input_value() == "1", "a blank box steps from 0"
+    expect(box).to_have_value("1")  # a blank box steps from 0
     size = more.bounding_box()
     assert size["width"] >= 44 and size["height"] >= 44
     calculate(phone)
@@ -282,50 +283,54 @@ def test_steppers_by_touch_and_keyboard(phone, live_server):
 def test_switches_by_touch_and_keyboard_and_the_fields_they_show(phone, live_server):
     phone.goto(f"{live_server}/meccg/calc/strike")
     switch = phone.get_by_role("switch", name="Character is wounded")
-    assert not switch.is_checked()
+    expect(switch).not_to_be_checked()
     phone.locator("label.switch", has_text="Character is wounded").tap()
-    assert switch.is_checked()
+    expect(switch).to_be_checked()
     switch.focus()
     phone.keyboard.press("Space")
-    assert not switch.is_checked()
+    expect(switch).not_to_be_checked()
     phone.keyboard.press("Space")
-    assert switch.is_checked()
+    expect(switch).to_be_checked()
     assert phone.locator("label.switch", has_text="Character is wounded").bounding_box()["height"] >= 44
     calculate(phone)
     assert "wounded=true" in phone.url and "tapped=" not in phone.url
-    assert phone.get_by_role("switch", name="Character is wounded").is_checked()
+    expect(phone.get_by_role("switch", name="Character is wounded")).to_be_checked()
 
     # a field shown only when it applies: the removal roll's fields wait for its number
     phone.goto(f"{live_server}/meccg/calc/corruption")
     removal = phone.locator("#f-removal_modifier")
-    assert removal.is_hidden()
+    expect(removal).to_be_hidden()
     phone.locator("#f-removal_need").fill("6")
-    assert removal.is_visible()
+    expect(removal).to_be_visible()
     phone.locator("#f-removal_need").fill("")
-    assert removal.is_hidden()
+    expect(removal).to_be_hidden()
 
 
 def test_fields_follow_the_choice_made(phone, live_server):
     phone.goto(f"{live_server}/wotr/calc/battle")
     siege = phone.get_by_role("switch", name=re.compile("Siege: the attacker downgrades"))
-    assert siege.is_hidden()
+    expect(siege).to_be_hidden()
     phone.get_by_role("radio", name="Stronghold under siege").check()
-    assert siege.is_visible()
+    expect(siege).to_be_visible()
     rounds = phone.locator("#f-attacker_modifier_rounds-from")
-    assert rounds.is_hidden()
+    expect(rounds).to_be_hidden()
     phone.get_by_role("button", name="One more: Attacker roll modifier").tap()
-    assert rounds.is_visible()
+    expect(rounds).to_be_visible()
     # the withdrawal's fields hang on the defender's choice, which hangs on the field
     phone.get_by_role("radio", name=re.compile("Open field")).check()
     phone.get_by_role("radio", name="Compare standing and withdrawing").check()
-    assert phone.locator("#f-withdraw_after").is_visible() and siege.is_visible()
+    expect(phone.locator("#f-withdraw_after")).to_be_visible()
+    expect(siege).to_be_visible()
     phone.get_by_role("radio", name="City").check()
-    assert phone.locator("#f-defender_choice-compare").is_hidden()
-    assert phone.locator("#f-withdraw_after").is_hidden() and siege.is_hidden()
+    expect(phone.locator("#f-defender_choice-compare")).to_be_hidden()
+    expect(phone.locator("#f-withdraw_after")).to_be_hidden()
+    expect(siege).to_be_hidden()
     phone.goto(f"{live_server}/wotr-cards/calc/combat")
-    assert phone.locator("#f-owner-shadow").is_hidden() and phone.locator("#f-shadow_attack_icons").is_visible()
+    expect(phone.locator("#f-owner-shadow")).to_be_hidden()
+    expect(phone.locator("#f-shadow_attack_icons")).to_be_visible()
     phone.get_by_role("radio", name="Battleground combat").check()
-    assert phone.locator("#f-owner-shadow").is_visible() and phone.locator("#f-shadow_attack_icons").is_hidden()
+    expect(phone.locator("#f-owner-shadow")).to_be_visible()
+    expect(phone.locator("#f-shadow_attack_icons")).to_be_hidden()
 
 
 def test_cards_added_and_removed_one_by_one(phone, live_server):
@@ -334,13 +339,14 @@ def test_cards_added_and_removed_one_by_one(phone, live_server):
     start = cards.count()
     assert start == 5  # the three example cards and two blank ones
     phone.get_by_role("button", name="Add a card").first.click()
-    assert cards.count() == start + 1
-    assert phone.locator("[data-records='defenders'] [data-record-number]:visible").last.inner_text() == "Card 6"
+    expect(cards).to_have_count(start + 1)
+    expect(phone.locator("[data-records='defenders'] [data-record-number]:visible").last).to_have_text(
+        "Card 6", use_inner_text=True)
     phone.locator("#f-defenders-6-defence").fill("3")
     # remove card 1: the others close up, numbered from 1
     cards.first.get_by_role("button", name="Remove this card").click()
-    numbers = phone.locator("[data-records='defenders'] [data-record-number]:visible").all_inner_texts()
-    assert numbers == [f"Card {n}" for n in range(1, start + 1)]
+    expect(phone.locator("[data-records='defenders'] [data-record-number]:visible")).to_have_text(
+        [f"Card {n}" for n in range(1, start + 1)], use_inner_text=True)
     calculate(phone)
     fates = phone.locator(".card-fates li").all_inner_texts()
     assert [re.sub(r"\s+", " ", fate) for fate in fates] == ["Card 1 eliminated", "Card 2 eliminated", "Card 3 cycled"]
@@ -351,11 +357,12 @@ def test_cards_added_and_removed_one_by_one(phone, live_server):
 
 def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server, shots):
     phone.goto(f"{live_server}/wotr/calc/battle")
-    assert phone.locator("#f-withdraw_after").is_hidden()
+    expect(phone.locator("#f-withdraw_after")).to_be_hidden()
     phone.locator("label.choice", has_text="Compare standing and withdrawing").tap()
-    assert phone.locator("#f-withdraw_after").is_visible() and phone.locator("#f-siege_battles").is_visible()
+    expect(phone.locator("#f-withdraw_after")).to_be_visible()
+    expect(phone.locator("#f-siege_battles")).to_be_visible()
     phone.get_by_role("button", name="One more: Siege battles in a row").tap()
-    assert phone.locator("#f-siege_battles").input_value() == "2"
+    expect(phone.locator("#f-siege_battles")).to_have_value("2")
     response = calculate(phone)
     assert response.status == 200 and "defender_choice=compare" in phone.url and "siege_battles=2" in phone.url
     headline = phone.locator(".result .headline")
@@ -372,39 +379,42 @@ def test_a_modifier_for_one_round_with_the_steppers(phone, live_server):
     phone.goto(f"{live_server}/wotr/calc/battle")
     phone.get_by_role("button", name="One more: Attacker roll modifier").tap()
     start, rounds = phone.locator("#f-attacker_modifier_rounds-from"), phone.locator("#f-attacker_modifier_rounds-for")
-    assert (start.input_value(), rounds.input_value()) == ("1", ""), "every round to begin with"
+    expect(start).to_have_value("1")  # every round to begin with
+    expect(rounds).to_have_value("")
     phone.get_by_role("button", name="One more: Attacker modifiers apply, from round").tap()
     more = phone.get_by_role("button", name="One more: Attacker modifiers apply, for how many rounds")
     less = phone.get_by_role("button", name="One less: Attacker modifiers apply, for how many rounds")
     more.tap()
-    assert (start.input_value(), rounds.input_value()) == ("2", "1")
+    expect(start).to_have_value("2")
+    expect(rounds).to_have_value("1")
     less.tap()
-    assert rounds.input_value() == "", "below 1 round the box empties: to the end"
+    expect(rounds).to_have_value("")  # below 1 round the box empties: to the end
     less.tap()
-    assert rounds.input_value() == ""
+    expect(rounds).to_have_value("")
     more.tap()
     calculate(phone)
     assert "attacker_modifier_rounds=2&attacker_modifier_rounds=1" in phone.url
-    assert "modifiers: round 2 only" in phone.locator(".inputs-summary").inner_text()
-    assert phone.locator("#f-attacker_modifier_rounds-from").input_value() == "2"
+    expect(phone.locator(".inputs-summary")).to_contain_text("modifiers: round 2 only", use_inner_text=True)
+    expect(phone.locator("#f-attacker_modifier_rounds-from")).to_have_value("2")
 
 
 def test_the_results_to_reroll_with_a_battle_roll(phone, live_server, shots):
     phone.goto(f"{live_server}/fotf/calc/battle")
     exchange = phone.get_by_role("checkbox", name=re.compile("^Exchange"))
-    assert exchange.is_hidden()
+    expect(exchange).to_be_hidden()
     phone.get_by_role("button", name="One more: Rerolls").tap()
-    assert exchange.is_visible() and exchange.is_checked()
+    expect(exchange).to_be_visible()
+    expect(exchange).to_be_checked()
     phone.locator("label.choice", has_text="Exchange").tap()
-    assert not exchange.is_checked()
+    expect(exchange).not_to_be_checked()
     phone.get_by_role("switch", name="Nazgûl present").check()
     response = calculate(phone)
     assert response.status == 200
     assert "reroll_results=nazgul&reroll_results=overrun&" in phone.url
-    assert "rerolling: Nazgûl, Overrun" in phone.locator(".inputs-summary").inner_text()
+    expect(phone.locator(".inputs-summary")).to_contain_text("rerolling: Nazgûl, Overrun", use_inner_text=True)
     assert_headline_in_first_screen(phone)
     light_and_dark(phone, shots, "fotf-battle-reroll-choice")
     # the choice stays ticked as given; the form below shows it
     phone.locator("#f-reroll_results-exchange").scroll_into_view_if_needed()
-    assert not phone.locator("#f-reroll_results-exchange").is_checked()
+    expect(phone.locator("#f-reroll_results-exchange")).not_to_be_checked()
     phone.screenshot(path=str(shots / "fotf-battle-reroll-choice-form-dark.png"))
