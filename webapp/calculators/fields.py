@@ -20,6 +20,7 @@ import re
 from dataclasses import KW_ONLY, dataclass, replace
 
 from ..engines.inputs import InputError
+from ..engines.wotr_battle import ROUNDS_ALLOWED, ROUNDS_PATTERN, modifier_window, window_text
 
 
 class _Marker:
@@ -421,7 +422,6 @@ class ChoiceList(Field):
 
 
 BOX_BREAK = "\n"  # between the texts of a form's two boxes, as a form shows them again (no box holds one)
-_WINDOW = re.compile(r"([1-9][0-9]{0,2})(-([1-9][0-9]{0,2})?)?")
 
 
 @dataclass(frozen=True)
@@ -438,38 +438,21 @@ class RoundWindow(Field):
     kind = "round_window"
 
     def allowed(self):
-        return (f"all, first, a round such as 3, rounds such as 2-4, or a round and every later one such as 3- "
-                f"(rounds 1 to {self.maximum})")
+        return ROUNDS_ALLOWED.format(last_round=self.maximum)
 
     def boxes_allowed(self):
         return (f"a round from 1 to {self.maximum} to start from, and how many rounds (blank: to the end), "
                 f"ending by round {self.maximum}")
 
-    @staticmethod
-    def text(first, last) -> str:
-        """The shortest text for the rounds first..last (last None: to the end)."""
-        if first == 1 and last in (None, 1):
-            return "all" if last is None else "first"
-        return f"{first}-" if last is None else (f"{first}" if first == last else f"{first}-{last}")
-
     def window(self, value) -> tuple:
         """(first, last or None) of a value, "all" and "first" included."""
-        if value in ("all", "first"):
-            return 1, None if value == "all" else 1
-        first, _, last = value.partition("-")
-        return int(first), (int(first) if "-" not in value else (int(last) if last else None))
+        return modifier_window(self.name, value, self.maximum)
 
     def read_text(self, text, path):
-        text = text.strip()
-        if text in ("all", "first"):
-            return text
-        match = _WINDOW.fullmatch(text)
-        if match:
-            first = int(match.group(1))
-            last = first if match.group(2) is None else (int(match.group(3)) if match.group(3) else None)
-            if first <= self.maximum and (last is None or first <= last <= self.maximum):
-                return self.text(first, last)
-        raise self.refusal(path)
+        try:
+            return window_text(*self.window(text.strip()))
+        except InputError:
+            raise self.refusal(path) from None
 
     def read_args(self, args, name):
         """The form's two boxes (the first round, how many rounds), or one text."""
@@ -485,7 +468,7 @@ class RoundWindow(Field):
         if first is None or not 1 <= first <= self.maximum or (count and (
                 rounds is None or not 1 <= rounds <= self.maximum - first + 1)):
             raise self.refusal(name, self.boxes_allowed())
-        return self.text(first, None if rounds is None else first + rounds - 1)
+        return window_text(first, None if rounds is None else first + rounds - 1)
 
     def typed(self, args, name):
         return BOX_BREAK.join(text[:MAX_TEXT] for text in args.getlist(name)[:2])
@@ -507,7 +490,7 @@ class RoundWindow(Field):
         return self.read_text(value, path)
 
     def schema(self):
-        return {"type": "string", "pattern": r"^(all|first|[1-9][0-9]{0,2}(-([1-9][0-9]{0,2})?)?)$",
+        return {"type": "string", "pattern": f"^(all|first|{ROUNDS_PATTERN.pattern})$",
                 "maxLength": 7, "description": self.allowed()}
 
     def widget_hint(self):

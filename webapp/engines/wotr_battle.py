@@ -89,7 +89,7 @@ HEADLINE = ("defender_holds", "defender_destroyed", "attacker_destroyed")
 
 _TERRAIN_NAMES = {"field": "the field", "city": "a City", "fortification": "a Fortification",
                   "siege": "a Stronghold under siege"}
-_ROUNDS_PATTERN = re.compile(r"([1-9][0-9]{0,2})(-([1-9][0-9]{0,2})?)?")
+ROUNDS_PATTERN = re.compile(r"([1-9][0-9]{0,2})(-([1-9][0-9]{0,2})?)?")
 
 
 @dataclass(frozen=True)
@@ -131,29 +131,40 @@ class Army:
 # --------------------------------------------------------------------------- validation
 
 
-def modifier_window(name: str, spec) -> tuple[int, int | None]:
+ROUNDS_ALLOWED = ("all, first, a round such as 3, rounds such as 2-4, or a round and every later one such as 3- "
+                  "(rounds 1 to {last_round})")  # what a modifier_rounds text may be, for every error message
+
+
+def modifier_window(name: str, spec, last_round: int = MAX_ROUNDS) -> tuple[int, int | None]:
     """The (first, last) rounds a `modifier_rounds` text covers; last None: to the end.
 
-    "all" is (1, None), "first" (1, 1), "3" (3, 3), "2-4" (2, 4), "3-" (3, None).
+    "all" is (1, None), "first" (1, 1), "3" (3, 3), "2-4" (2, 4), "3-" (3, None); rounds from 1
+    to `last_round`. Anything else is an InputError naming `name`.
     """
-    window = _window(spec) if isinstance(spec, str) else None
+    window = _window(spec, last_round) if isinstance(spec, str) else None
     if window is None:
-        raise InputError(name, f"all, first, a round such as 3, rounds such as 2-4, or a round and "
-                               f"every later one such as 3- (rounds 1 to {MAX_ROUNDS})")
+        raise InputError(name, ROUNDS_ALLOWED.format(last_round=last_round))
     return window
 
 
+def window_text(first: int, last: int | None) -> str:
+    """The shortest `modifier_rounds` text for rounds first..last (last None: to the end)."""
+    if first == 1 and last in (None, 1):
+        return "all" if last is None else "first"
+    return f"{first}-" if last is None else (f"{first}" if first == last else f"{first}-{last}")
+
+
 @lru_cache(maxsize=256)
-def _window(spec):
+def _window(spec, last_round):
     if spec == "all":
         return 1, None
     if spec == "first":
         return 1, 1
-    match = _ROUNDS_PATTERN.fullmatch(spec)
+    match = ROUNDS_PATTERN.fullmatch(spec)
     if match:
         first = int(match.group(1))
         last = first if match.group(2) is None else (int(match.group(3)) if match.group(3) else None)
-        if first <= MAX_ROUNDS and (last is None or first <= last <= MAX_ROUNDS):
+        if first <= last_round and (last is None or first <= last <= last_round):
             return first, last
     return None
 
