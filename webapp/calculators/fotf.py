@@ -5,18 +5,13 @@ fields and API parameters that must be given; the form prefills them from the co
 content/fotf/data/dice.yaml, and every page says whether those counts have been checked against
 the real dice.
 """
-from ..content import FOTF_DIE_SIDES
 from ..engines import fotf_dice
+from ..engines.fotf_dice import DIE_FACES, DIE_SIDES, FACE_LABELS
 from ..engines.inputs import InputError
 from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart,
                          outcome_chart, percent)
 from .fields import Boolean, Choice, ChoiceList, Data, Integer, When
 
-FACE_LABELS = {
-    "slip_by": "slip by", "weary": "weary", "exposed": "exposed", "recall": "recall",
-    "rout": "rout", "exchange": "exchange", "overrun": "overrun", "nazgul": "Nazgûl",
-}
-DIE_FACES = {"search": fotf_dice.SEARCH_FACES, "battle": fotf_dice.BATTLE_FACES}
 INITIATOR_LABELS = {"attack": "Characters' attack action", "shadow": "A shadow card",
                     "skies-darken": "A Skies Darken card"}
 REROLLS_HELP = ("How many rerolls the characters present will pay for, one at a time; one left unused when no "
@@ -25,14 +20,17 @@ REROLLS_HELP = ("How many rerolls the characters present will pay for, one at a 
 
 FACES_CHECKED = "checked against the real dice"
 FACES_UNCHECKED = "not in the rules; check your dice"
+FACES_USED_NOTE = {True: f"They have been {FACES_CHECKED}.",  # under a result, after the counts it used
+                   False: "Not given in the rules summary; check your dice: these odds are only as good as the "
+                          "counts entered."}
 
 
 def faces_notice(dice):
     """What the player must know about the prefilled face counts, in one sentence."""
     if dice["verified"]:
-        return f"Prefilled with counts checked against the real dice. The faces of one die total {FOTF_DIE_SIDES}."
+        return f"Prefilled with counts checked against the real dice. The faces of one die total {DIE_SIDES}."
     return ("Not given in the rules summary; check your dice. The prefilled counts are a placeholder: count "
-            f"the faces on your own dice and change them here. The faces of one die total {FOTF_DIE_SIDES}.")
+            f"the faces on your own dice and change them here. The faces of one die total {DIE_SIDES}.")
 
 
 def faces_group(die):
@@ -40,8 +38,8 @@ def faces_group(die):
     return Group(
         legend=lambda dice: f"Faces of the {die} die ({FACES_CHECKED if dice['verified'] else FACES_UNCHECKED})",
         fields=tuple(Integer(name, f"Faces showing {FACE_LABELS[name]}", example=Data(die, name), minimum=0,
-                             maximum=FOTF_DIE_SIDES, short=FACE_LABELS[name],
-                             api_help=f"The counts of {', '.join(DIE_FACES[die])} total {FOTF_DIE_SIDES}, the faces "
+                             maximum=DIE_SIDES, short=FACE_LABELS[name],
+                             api_help=f"The counts of {', '.join(DIE_FACES[die])} total {DIE_SIDES}, the faces "
                                       f"of one die.")
                      for name in DIE_FACES[die]),
         note=faces_notice,
@@ -54,8 +52,8 @@ def faces_from(values, die):
     names = DIE_FACES[die]
     counts = {name: values[name] for name in names}
     total = sum(counts.values())
-    if total != FOTF_DIE_SIDES:
-        raise InputError(names[0], f"the faces of one die total {FOTF_DIE_SIDES}; these total {total}", *names[1:])
+    if total != DIE_SIDES:
+        raise InputError(names[0], f"the faces of one die total {DIE_SIDES}; these total {total}", *names[1:])
     return counts
 
 
@@ -64,6 +62,7 @@ def with_faces(result, faces, dice):
     result["faces"] = faces
     result["faces_text"] = ", ".join(f"{FACE_LABELS[name]} {count}" for name, count in faces.items())
     result["faces_verified"] = dice["verified"]
+    result["faces_note"] = FACES_USED_NOTE[dice["verified"]]
     return result
 
 
@@ -96,6 +95,8 @@ def search(values, dice):
     result = fotf_dice.search_roll(count, faces, in_haven=values["in_haven"], nazgul_present=values["nazgul"] > 0,
                                    in_mordor=values["in_mordor"], rerolls=values["rerolls"], nazgul=values["nazgul"])
     result["dice_from"] = "given" if values["dice"] is not None else "counted"
+    result["dice_from_text"] = "" if values["dice"] is not None else \
+        f"one per Nazgûl and shadow troop, at most {fotf_dice.MAX_SEARCH_DICE}"
     return with_faces(result, faces, dice)
 
 
@@ -164,6 +165,7 @@ def battle(values, dice):
                                    in_haven=values["in_haven"], nazgul_present=values["nazgul_present"],
                                    rerolls=values["rerolls"], reroll_results=values["reroll_results"] or ())
     result["dice_from"] = "given" if values["dice"] is not None else values["initiator"]
+    result["dice_from_text"] = "" if values["dice"] is not None else "from the troops present"
     return with_faces(result, faces, dice)
 
 

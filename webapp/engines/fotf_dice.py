@@ -19,8 +19,12 @@ from fractions import Fraction
 
 from .inputs import InputError, require_bool, require_choice, require_int
 
+# The two dice, declared once: the results each die shows, and their names in words. How many of a
+# die's DIE_SIDES faces show each result is not in the rules; it comes from content/fotf/data/dice.yaml.
 SEARCH_FACES = ("slip_by", "weary", "exposed", "recall")
 BATTLE_FACES = ("rout", "exchange", "overrun", "nazgul")
+DIE_FACES = {"search": SEARCH_FACES, "battle": BATTLE_FACES}
+DIE_SIDES = 6  # the faces of one die
 
 MAX_SEARCH_DICE = 7  # a search never rolls more than 7 dice
 MAX_BATTLE_DICE = 3  # a battle roll never rolls more than 3 dice
@@ -32,7 +36,7 @@ MAX_HOPE = 30  # the summary does not give the length of the hope track; a gener
 MAX_FACES = 20  # faces of one die showing one result: the summary does not give a die's faces; a generous bound
 INITIATORS = ("attack", "shadow", "skies-darken")
 
-_FACE_LABELS = {
+FACE_LABELS = {
     "slip_by": "slip by",
     "weary": "weary",
     "exposed": "exposed",
@@ -53,7 +57,7 @@ def _die_faces(faces, die):
     `faces` may be the whole mapping of both dice (with "search" and "battle" keys, as
     content/fotf/data/dice.yaml holds them) or just the face counts of the die in question.
     """
-    names = SEARCH_FACES if die == "search" else BATTLE_FACES
+    names = DIE_FACES[die]
     if isinstance(faces, dict) and die in faces:
         faces = faces[die]
     if not isinstance(faces, dict):
@@ -78,7 +82,7 @@ def _die_faces(faces, die):
 
 def _face_text(counts):
     total = sum(counts.values())
-    return ", ".join(f"{_FACE_LABELS[n]} {c}/{total}" for n, c in counts.items())
+    return ", ".join(f"{FACE_LABELS[n]} {c}/{total}" for n, c in counts.items())
 
 
 def _roll(n, probs):
@@ -428,7 +432,7 @@ def battle_roll(
             f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on a die showing "
             f"{order}; the new face stands."
         )
-        kept = [_FACE_LABELS[name] for name in REROLL_RESULTS if name not in chosen]
+        kept = [FACE_LABELS[name] for name in REROLL_RESULTS if name not in chosen]
         if kept:
             steps.append(f"{' and '.join(kept).capitalize()} results are kept, never re-rolled.")
         steps.append(f"On average {spent} re-rolls are spent.")
