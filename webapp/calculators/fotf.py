@@ -130,7 +130,7 @@ SEARCH = Calculator(
                     help="His destination if he is travelling; each rolls a search die."),
             Integer("dice", "Search dice", default=None, blank="search dice counted from the Nazgûl and shadow troops",
                     minimum=0, maximum=fotf_dice.MAX_SEARCH_DICE,
-                    help="Blank: one per Nazgûl and shadow troop, at most 7. Give the Nazgûl's count alone when "
+                    help=f"Blank: one per Nazgûl and shadow troop, at most {fotf_dice.MAX_SEARCH_DICE}. Give the Nazgûl's count alone when "
                          "the shadow troops are ignored (Frodo puts on the Ring)."),
             Boolean("in_haven", "Frodo is in a haven", default=False,
                     help="In a haven an exposed result costs no hope."),
@@ -144,7 +144,7 @@ SEARCH = Calculator(
     key=lambda result, first: ("no hope lost", percent(result["hope_lost"][0])),
     charts=search_charts,
     template="calc/fotf_search.html",
-    method="Exact: one search die per Nazgûl and shadow troop (at most 7), and every way the dice can land "
+    method=f"Exact: one search die per Nazgûl and shadow troop (at most {fotf_dice.MAX_SEARCH_DICE}), and every way the dice can land "
            "is counted, with each result's chance taken from the face counts above. A recall sends one of the "
            "Nazgûl present to Mordor. Rerolls are followed one at a time, each on a die that costs hope, the "
            "new face standing. Probabilities are exact fractions, shown rounded.",
@@ -204,7 +204,7 @@ BATTLE = Calculator(
             Choice("initiator", "Battle started by", example="attack",
                    choices=tuple((initiator, INITIATOR_LABELS[initiator]) for initiator in fotf_dice.INITIATORS),
                    help="An attack rolls up to 1 die per friendly troop; a card rolls 1 per shadow troop; "
-                        "never more than 3."),
+                        f"never more than {fotf_dice.MAX_BATTLE_DICE}."),
             Integer("friendly_troops", "Friendly troops in the location", example=2, minimum=0,
                     maximum=fotf_dice.MAX_FRIENDLY_TROOPS),
             Integer("shadow_troops", "Shadow troops in the location", example=2, minimum=0,
@@ -270,7 +270,7 @@ RING = Calculator(
                     help="Where the hope marker stands before the roll."),
             Integer("hope_missing", "Hope missing from the track", default=0, example=3, minimum=0,
                     maximum=fotf_dice.MAX_HOPE,
-                    help="Each missing hope adds a search die; the roll never uses more than 7."),
+                    help=f"Each missing hope adds a search die; the roll never uses more than {fotf_dice.MAX_SEARCH_DICE}."),
             rerolls_field("Each goes to a die that costs hope."),
             Boolean("stop_when_won", "Stop rerolling once the win is certain", default=False,
                     short="rerolls stop once the win is certain",
@@ -291,7 +291,7 @@ RING = Calculator(
     ],
     template="calc/fotf_ring.html",
     method="Exact: the final search roll's dice are counted from the Nazgûl, shadow troops and missing hope "
-           "(at most 7), every way they can land is counted with the face counts above, and the players win "
+           f"(at most {fotf_dice.MAX_SEARCH_DICE}), every way they can land is counted with the face counts above, and the players win "
            "when the hope lost is less than the hope left. Rerolls are followed one at a time, and stop once the "
            "win is certain when the players choose so.",
     apis=(Api("/api/fotf/ring", "Chance that Frodo destroys the One Ring at Mount Doom",

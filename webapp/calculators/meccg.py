@@ -2,10 +2,15 @@
 from ..engines import meccg
 from ..engines.inputs import InputError
 from ..engines.meccg.corruption import MAX_CORRUPTION, REMOVAL_COMPARISONS
+from ..engines.meccg.corruption import PER_SUPPORTING_CHARACTER as ROLL_PER_SUPPORT
+from ..engines.meccg.corruption import REMAIN_UNTAPPED_PENALTY as REMOVAL_UNTAPPED_PENALTY
 from ..engines.meccg.council import MAX_DECK_EXHAUSTIONS, PLAYER_COUNTS, RULESETS, SOURCE_RANGE, SOURCES
+from ..engines.meccg.dice import HIGHEST_ROLL, LOWEST_ROLL
 from ..engines.meccg.influence import INFLUENCE_KINDS
-from ..engines.meccg.inputs import MAX_INFLUENCE, MAX_MODIFIER, MAX_SUPPORT
-from ..engines.meccg.strike import MAX_BODY, MAX_UNUSED_STRIKES, PROWESS_RANGE, STRIKE_PROWESS_RANGE
+from ..engines.meccg.inputs import MAX_INFLUENCE, MAX_MODIFIER, MAX_SUPPORT, signed
+from ..engines.meccg.strike import (BODY_CHECK_ALREADY_WOUNDED, MAX_BODY, MAX_UNUSED_STRIKES, PER_SUPPORTING_CHARACTER,
+                                    PER_UNUSED_STRIKE, PROWESS_RANGE, REMAIN_UNTAPPED_PENALTY, STRIKE_PROWESS_RANGE,
+                                    TAPPED_PENALTY, WOUNDED_PENALTY)
 from .calculator import Api, Calculator, Group, outcome_chart, percent
 from .fields import Boolean, Choice, Integer, Records, When
 
@@ -21,9 +26,9 @@ def influence_field(name, label, example, help_text="", **more):
                    help=help_text, **more)
 
 
-def roll_needed(need):
+def roll_needed(need, none="no roll", some="a roll of {need} or more"):
     """The lowest 2d6 roll that does it, in words."""
-    return "any roll" if need <= 2 else ("no roll" if need > 12 else f"a roll of {need} or more")
+    return "any roll" if need <= LOWEST_ROLL else (none if need > HIGHEST_ROLL else some.format(need=need))
 
 
 def succeeds_chart(success_label):
@@ -101,6 +106,12 @@ FACTION = Calculator(
 # --------------------------------------------------------------------------- strike
 
 
+def strike(values):
+    result = meccg.strike(**values)
+    result["need_text"] = roll_needed(result["need"], none="none", some="{need} or more on 2d6")
+    return result
+
+
 def strike_headline(result):
     headline = (f"{percent(result['defeated'])} to defeat the strike, {percent(result['ineffectual'])} ineffectual, "
                 f"{percent(result['successful'])} successful (the character is wounded).")
@@ -131,15 +142,21 @@ STRIKE = Calculator(
             Integer("prowess", "Character's prowess", example=5, minimum=PROWESS_RANGE[0], maximum=PROWESS_RANGE[1]),
             Integer("strike_prowess", "Strike's prowess", example=8, minimum=STRIKE_PROWESS_RANGE[0],
                     maximum=STRIKE_PROWESS_RANGE[1]),
-            Boolean("tapped", "Character is tapped", default=False, help="-1 to prowess."),
+            Boolean("tapped", "Character is tapped", default=False,
+                    help=f"{signed(TAPPED_PENALTY)} to prowess."),
             Boolean("wounded", "Character is wounded", default=False,
-                    help="-2 to prowess, and +1 to the body check roll after a successful strike."),
+                    help=f"{signed(WOUNDED_PENALTY)} to prowess, and "
+                         f"{signed(BODY_CHECK_ALREADY_WOUNDED)} to the body check roll after a "
+                         f"successful strike."),
             Boolean("stay_untapped", "Chooses to remain untapped", default=False,
-                    help="-3 to prowess; only a character that is neither tapped nor wounded can choose it."),
+                    help=f"{signed(REMAIN_UNTAPPED_PENALTY)} to prowess; only a character that is "
+                         f"neither tapped nor wounded can choose it."),
             Integer("unused_strikes", "Unused strikes the attacker allocates", default=0, minimum=0,
-                    maximum=MAX_UNUSED_STRIKES, help="-1 to prowess for each.", short="Unused strikes"),
+                    maximum=MAX_UNUSED_STRIKES, help=f"{signed(PER_UNUSED_STRIKE)} to prowess for each.",
+                    short="Unused strikes"),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
-                    help="+1 to prowess for each unassigned character that taps to help.",
+                    help=f"{signed(PER_SUPPORTING_CHARACTER)} to prowess for each unassigned "
+                         f"character that taps to help.",
                     short="Support"),
             modifier_field("resource_modifier", "Skill resource card modifier",
                            "At most one resource card that needs a skill may change the strike."),
@@ -153,7 +170,7 @@ STRIKE = Calculator(
                     maximum=MAX_BODY, help="Blank: leave out the creature's body check after the strike is defeated."),
         )),
     ),
-    compute=lambda values: meccg.strike(**values),
+    compute=strike,
     headline=strike_headline,
     key=lambda result, first: ("strike defeated", percent(result["defeated"])),
     charts=strike_charts,
@@ -209,7 +226,8 @@ CORRUPTION = Calculator(
                     help="The character's total corruption points."),
             modifier_field("modifier", "Corruption check modifier", "The character's own modifier and any cards."),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
-                    help="+1 to the roll for each.", short="Support"),
+                    help=f"{signed(ROLL_PER_SUPPORT)} to the roll for each.",
+                    short="Support"),
         )),
         Group("Removing a corruption card (optional)", (
             Integer("removal_need", "Number the corruption card asks for", default=None, blank="no removal roll",
@@ -217,7 +235,8 @@ CORRUPTION = Calculator(
                     help="Blank: no removal roll. Each corruption card prints its own number."),
             modifier_field("removal_modifier", "Removal roll modifier",
                            shown_when=(When("removal_need", other_than=("",)),)),
-            Boolean("stay_untapped", "Remains untapped while trying", default=False, help="-3 to the removal roll.",
+            Boolean("stay_untapped", "Remains untapped while trying", default=False,
+                    help=f"{signed(REMOVAL_UNTAPPED_PENALTY)} to the removal roll.",
                     shown_when=(When("removal_need", other_than=("",)),)),
             Choice("removal_comparison", "The roll must be", example="greater",
                    choices=tuple((comparison, COMPARISON_LABELS[comparison]) for comparison in REMOVAL_COMPARISONS),

@@ -5,11 +5,6 @@ from .fields import Boolean, Integer, IntegerList
 
 SPACES = dict(minimum=0, maximum=meq_dominance.MAX_SPACES)
 DOMINANT = {"heroes": "The heroes are dominant", "sauron": "Sauron is dominant", "none": "Neither side is dominant"}
-EVENT = {
-    "lowest": "Sauron draws 3 event cards and resolves the one with the lowest priority",
-    "highest": "Sauron draws 3 event cards and resolves the one with the highest priority",
-    "draw-one": "Sauron draws 1 event card and resolves it",
-}
 
 
 def ringwraiths_text(modifier):
@@ -24,7 +19,7 @@ def dominance(values):
     result = meq_dominance.dominance(values["hero_to_finale"], values["sauron_to_finale"],
                                      values["sauron_to_shadow_falls"], first_turn=values["first_turn"])
     result["dominant_text"] = DOMINANT[result["dominant"]]
-    result["event_text"] = EVENT[result["event"]]
+    result["event_text"] = meq_dominance.EVENTS[result["event"]]
     result["ringwraiths_text"] = ringwraiths_text(result["ringwraiths_modifier"])
     return result
 

@@ -14,13 +14,13 @@ def hits(count):
 
 
 def roll(values):
-    """Combat dice from Combat Strength and re-rolls from Leadership, each capped at 5, then the engine."""
+    """Combat dice from Combat Strength and re-rolls from Leadership, each capped, then the engine."""
     dice = min(values["strength"], wotr_combat.MAX_DICE)
     rerolls = min(values["leadership"], wotr_combat.MAX_REROLLS)
     roll_values = dict(dice=dice, hit=values["hit"], modifier=values["modifier"], rerolls=rerolls,
                        reroll_modifier=values["reroll_modifier"])
     distribution = wotr_combat.combat_roll(**roll_values)
-    capped = " (at most 5)" if values["strength"] > dice or values["leadership"] > rerolls else ""
+    capped = f" (at most {wotr_combat.MAX_DICE})" if values["strength"] > dice or values["leadership"] > rerolls else ""
     derived = (f"Combat Strength {values['strength']} rolls {dice} {'die' if dice == 1 else 'dice'}; "
                f"Leadership {values['leadership']} re-rolls up to {rerolls} missed {'die' if rerolls == 1 else 'dice'}"
                f"{capped}.")
@@ -53,13 +53,15 @@ ROLL = Calculator(
     id="wotr-roll", game="wotr", slug="roll", title="Combat roll and leader re-roll",
     form=(
         Integer("strength", "Combat Strength", example=5, minimum=0, maximum=wotr_battle.MAX_UNITS,
-                help="The Army units in the battle; it rolls one die each, at most 5."),
-        Integer("hit", "Hit on", example=5, minimum=wotr_combat.MIN_HIT, maximum=wotr_combat.MAX_HIT,
-                help="The number a die must reach: 5 normally, 6 against a City or Fortification in round 1 "
+                help=f"The Army units in the battle; it rolls one die each, at most {wotr_combat.MAX_DICE}."),
+        Integer("hit", "Hit on", example=wotr_battle.NORMAL_HIT, minimum=wotr_combat.MIN_HIT,
+                maximum=wotr_combat.MAX_HIT,
+                help=f"The number a die must reach: {wotr_battle.NORMAL_HIT} normally, {wotr_battle.HARD_HIT} "
+                     "against a City or Fortification in round 1 "
                      "(at 7, only a 6 hits unless a plus modifier lifts a lower face to 7)."),
         roll_modifier("modifier", "Combat roll modifier", "Added to each die, e.g. +1 from a Combat card."),
         Integer("leadership", "Leadership", default=0, example=2, minimum=0, maximum=wotr_battle.MAX_LEADERSHIP,
-                help="Missed dice re-rolled, at most 5."),
+                help=f"Missed dice re-rolled, at most {wotr_combat.MAX_REROLLS}."),
         roll_modifier("reroll_modifier", "Re-roll modifier", "Added to each re-rolled die."),
     ),
     compute=roll,
@@ -67,8 +69,8 @@ ROLL = Calculator(
     key=roll_key,
     charts=lambda result: [distribution_chart("Chance of at least so many hits", result["distribution"],
                                               noun=hits)],
-    method="Exact: every face of every die is counted. Combat Strength gives the dice (at most 5) and "
-           "Leadership the re-rolls (at most 5, and never more than the dice missed). A die hits on a 6, never "
+    method=f"Exact: every face of every die is counted. Combat Strength gives the dice (at most {wotr_combat.MAX_DICE}) "
+           f"and Leadership the re-rolls (at most {wotr_combat.MAX_REROLLS}, and never more than the dice missed). A die hits on a 6, never "
            "on a 1, and on 2-5 when face + modifier reaches the hit number; the missed dice the Leaders pick up "
            "are rolled again with their own modifier. Probabilities are exact fractions, shown rounded.",
     apis=(Api("/api/wotr/roll", "Distribution of hits from one Combat roll and its Leader re-roll",
@@ -96,7 +98,7 @@ def army_fields(side, name, regulars, elites, leadership):
     return (
         Integer(f"{side}_regulars", f"{name} Regulars", default=0, example=regulars, minimum=0,
                 maximum=wotr_battle.MAX_UNITS, short="Regulars",
-                help="At most 10 Army units stand in one region (the rulebook's stacking limit)."),
+                help=f"At most {wotr_battle.MAX_UNITS} Army units stand in one region (the rulebook's stacking limit)."),
         Integer(f"{side}_elites", f"{name} Elites", default=0, example=elites, minimum=0,
                 maximum=wotr_battle.MAX_UNITS, short="Elites"),
         Integer(f"{side}_replacement_regulars", f"{name} Regulars at hand to replace Elites", default=None,
@@ -107,7 +109,8 @@ def army_fields(side, name, regulars, elites, leadership):
                 shown_when=(When(f"{side}_elites", other_than=("0",)),),
                 source=wotr_battle.option_sources("replacement_regulars")),
         Integer(f"{side}_leadership", f"{name} Leadership", default=0, example=leadership, minimum=0,
-                maximum=wotr_battle.MAX_LEADERSHIP, help="Re-rolls are capped at 5 and at the dice missed.",
+                maximum=wotr_battle.MAX_LEADERSHIP,
+                help=f"Re-rolls are capped at {wotr_battle.MAX_REROLLS} and at the dice missed.",
                 short="Leadership"),
         Choice(f"{side}_policy", f"{name} casualties", example="strength", short="casualties",
                choices=tuple((policy, POLICY_LABELS[policy]) for policy in wotr_battle.CASUALTY_POLICIES)),
@@ -303,7 +306,7 @@ BATTLE = Calculator(
             Integer("siege_battles", "Siege battles in a row", default=None, blank="one siege battle", example=1,
                     minimum=1, maximum=wotr_battle.MAX_SIEGE_BATTLES, short="siege battles",
                     help="How many times the attacker attacks the Stronghold, one siege battle after another "
-                         "(at most 5). Blank: one.",
+                         f"(at most {wotr_battle.MAX_SIEGE_BATTLES}). Blank: one.",
                     shown_when=siege_follows(), source=wotr_battle.option_sources("siege_battles")),
             Boolean("siege_continue", "Siege: the attacker downgrades an Elite to fight each further round",
                     default=False, shown_when=siege_follows(), short="Elite downgraded to go on",
@@ -327,7 +330,7 @@ BATTLE = Calculator(
     rules_used=lambda result: [(row["rule"], row["source"]) for row in result["sources"]],
     page_working=battle_working,
     method="A Markov chain over both Armies' Regulars and Elites, exact in method with no sampling. Each round "
-           "both sides roll at once (dice = Combat Strength up to 5, Leader re-rolls up to Leadership), hits "
+           f"both sides roll at once (dice = Combat Strength up to {wotr_battle.MAX_DICE}, Leader re-rolls up to Leadership), hits "
            "become casualties by each side's policy, and both Armies can fall in the same round. Every hit lowers "
            "the hit points left on the board, so the chain is solved in one pass in order of hit points, a run of "
            "rounds without a hit summed in one step, and that pass also gives the chance of each outcome round by "

@@ -167,7 +167,7 @@ VICTORY = Calculator(
     key=lambda result, first: ("", f"Free Peoples {result['free_peoples']}, Shadow {result['shadow']}"),
     template="calc/wotr_cards_victory.html",
     method="The Shadow's score is its victory points plus its corruption tokens; a team wins when its score is "
-           "at least 10 more than the other's. Whole numbers, no chance involved.",
+           f"at least {wotr_cards.WINNING_LEAD} more than the other's. Whole numbers, no chance involved.",
     apis=(Api("/api/wotr-cards/victory", "Victory Check: both scores, the lead and the winner, if any",
               method="POST", fields=(required(FREE_PEOPLES_POINTS), required(SHADOW_POINTS), SHADOW_CORRUPTION),
               result=("free_peoples", "shadow", "lead", "leader", "winner")),),

@@ -12,6 +12,12 @@ from .inputs import InputError, require_bool, require_int
 
 MAX_SPACES = 50
 SAURON_MARKERS = 3
+EVENT_CARDS_DRAWN = 3  # with a dominant side, Sauron draws this many event cards and resolves one by priority
+EVENTS = {  # the Event step each value of the result's "event" stands for
+    "lowest": f"Sauron draws {EVENT_CARDS_DRAWN} event cards and resolves the one with the lowest priority",
+    "highest": f"Sauron draws {EVENT_CARDS_DRAWN} event cards and resolves the one with the highest priority",
+    "draw-one": "Sauron draws 1 event card and resolves it",
+}
 
 
 def _per_marker(name, values):
@@ -72,10 +78,10 @@ def dominance(hero_to_finale, sauron_to_finale, sauron_to_shadow_falls, first_tu
         steps.append("Event step: on the first Sauron turn of the game Sauron draws a single event card and resolves it.")
     elif dominant == "heroes":
         event = "lowest"
-        steps.append("Event step: Sauron draws 3 event cards and resolves the one with the lowest priority.")
+        steps.append(f"Event step: {EVENTS[event]}.")
     elif dominant == "sauron":
         event = "highest"
-        steps.append("Event step: Sauron draws 3 event cards and resolves the one with the highest priority.")
+        steps.append(f"Event step: {EVENTS[event]}.")
     else:
         event = "draw-one"
         steps.append("Event step: with no dominant side Sauron draws a single event card and resolves it.")

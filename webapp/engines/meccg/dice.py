@@ -3,13 +3,14 @@
 from fractions import Fraction
 
 TWO_D6_OUTCOMES = 36
+LOWEST_ROLL, HIGHEST_ROLL = 2, 12  # the totals two dice can show
 DIFFERENCE_OUTCOMES = TWO_D6_OUTCOMES * TWO_D6_OUTCOMES
 
 
 def _two_d6_counts() -> dict[int, int]:
     counts: dict[int, int] = {}
-    for first in range(1, 7):
-        for second in range(1, 7):
+    for first in range(1, HIGHEST_ROLL // 2 + 1):
+        for second in range(1, HIGHEST_ROLL // 2 + 1):
             counts[first + second] = counts.get(first + second, 0) + 1
     return counts
 
