@@ -1,7 +1,12 @@
-"""Calculators: one declaration each (see calculator.py), served as pages and JSON endpoints."""
-from flask import url_for
+"""Calculators: one declaration each (see calculator.py), served as pages and JSON endpoints.
 
+``CALCULATORS`` holds the declarations, read when the app starts (their ids, their endpoints);
+once the app is built, every calculator is looked up with :func:`get_calculators`, which gives
+them bound to the app's content.
+"""
 import json
+
+from flask import current_app, url_for
 
 from . import fotf, meccg, meq, wotr, wotr_cards
 from .calculator import SOURCE_NAMES, decimal, exact, percent, source_text
@@ -9,13 +14,18 @@ from .calculator import SOURCE_NAMES, decimal, exact, percent, source_text
 CALCULATORS = {calc.id: calc for module in (wotr, fotf, meccg, meq, wotr_cards) for calc in module.CALCULATORS}
 
 
+def get_calculators() -> dict:
+    """The app's calculators, bound to its content, by id."""
+    return current_app.extensions["redbook.calculators"]
+
+
 def for_game(game_id):
     """A game's calculators, in order."""
-    return [calc for calc in CALCULATORS.values() if calc.game == game_id]
+    return [calc for calc in get_calculators().values() if calc.game == game_id]
 
 
 def calculator_url(calculator_id):
-    calc = CALCULATORS[calculator_id]
+    calc = get_calculators()[calculator_id]
     return url_for("calculators.page", game_id=calc.game, slug=calc.slug)
 
 
@@ -31,7 +41,7 @@ def init_app(app):
     def calculator_helpers():
         return {
             "calculator_url": calculator_url,
-            "calculator_title": lambda calculator_id: CALCULATORS[calculator_id].title,
+            "calculator_title": lambda calculator_id: get_calculators()[calculator_id].title,
             "calculators_for": for_game,
             "pct": percent,
             "decimal": decimal,

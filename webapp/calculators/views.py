@@ -1,12 +1,12 @@
 """Calculator pages (GET forms, so every result has a permalink) and their JSON endpoints."""
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
 from ..content_store import get_game_or_404, get_library
 from ..engines.inputs import InputError
 from ..errors import error_response
-from . import CALCULATORS
+from . import CALCULATORS, for_game, get_calculators
 from .calculator import api_body
 from .fields import read_json
 from .plans import MAX_PLANS, api_query, comparison, edited_query, plan_count, read_plans
@@ -14,13 +14,8 @@ from .plans import MAX_PLANS, api_query, comparison, edited_query, plan_count, r
 bp = Blueprint("calculators", __name__)
 
 
-def get_calculators() -> dict:
-    """The app's calculators, bound to its content, by id."""
-    return current_app.extensions["redbook.calculators"]
-
-
 def find(game_id, slug):
-    found = next((calc for calc in get_calculators().values() if calc.game == game_id and calc.slug == slug), None)
+    found = next((calc for calc in for_game(game_id) if calc.slug == slug), None)
     if found is None:
         abort(404)
     return found
@@ -29,7 +24,7 @@ def find(game_id, slug):
 @bp.route("/<game:game_id>/calc/")
 def calculator_index(game_id):
     game = get_game_or_404(game_id)
-    calcs = [calc for calc in get_calculators().values() if calc.game == game_id]
+    calcs = for_game(game_id)
     if not calcs:
         abort(404)
     return render_template("calculator_index.html", game=game, calcs=calcs)
@@ -94,6 +89,6 @@ def api_view(calc_id, api_id):
     return view
 
 
-for _calc in CALCULATORS.values():
+for _calc in CALCULATORS.values():  # the endpoints a calculator declares, each served by its bound calculator
     for _api in _calc.apis:
         bp.add_url_rule(_api.path, f"api_{_api.id}", api_view(_calc.id, _api.id), methods=[_api.method])
