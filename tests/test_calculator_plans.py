@@ -59,7 +59,7 @@ def test_two_plans_side_by_side_with_the_difference_in_the_headline(client, calc
     comparison = texts(page, "headline comparison")
     assert comparison == [f"Plan A: {what} {how}; Plan B: {other}.".replace("Plan A:  ", "Plan A: ")]
     headlines = [calc.headline(result) for result in results]
-    assert texts(page, "headline") == [h[0] if isinstance(h, tuple) else h for h in headlines]
+    assert texts(page, "headline") == [headline.main for headline in headlines]
     assert len(re.findall(r'<section class="result" id="result-[ab]"', page)) == 2
     # one set of inputs per plan, every id on the page once
     assert 'id="inputs-a"' in page and 'id="inputs-b"' in page

@@ -21,6 +21,7 @@ from typing import Callable
 from ..engines.inputs import InputError
 from .fields import REQUIRED, ZEROS, Field, Records, read_query
 
+FORM_PROBLEM = "_form"  # the name a page gives an error about the inputs as a whole (no field has it)
 WORKING = "explanation"  # what the API calls an engine's working, whatever the engine calls it
 WORKING_KEYS = ("steps", "explanation")  # what the engines call it
 
@@ -72,7 +73,7 @@ class Calculator:
     form: tuple  # fields and Groups, in the order the form shows them
     compute: Callable  # values (and the data file's values, when ``data`` is set) -> result
     method: str  # how the numbers are worked out, in a sentence or two
-    headline: Callable = lambda result: ""  # the answer in a sentence (or with a smaller second line: a pair)
+    headline: Callable = lambda result: Headline("")  # result -> the answer in a sentence, a Headline
     key: Callable = None  # (result, the first plan's result) -> (what, how much): the figure plans compare
     charts: Callable = lambda result: []  # the first ones (not folded) right under the headline
     template: str = ""  # shows the rest of the result; "" shows only the headline, charts and working
@@ -187,8 +188,8 @@ class Calculator:
         error (the names of one error share it). ``where`` names the plan, when the page holds several;
         ``form_anchor`` is the id an error about the whole form links to."""
         found = {}
-        if "_form" in errors:
-            found["_form"] = Problem(prefix + "_form", "", errors["_form"], form_anchor, where)
+        if errors.form:
+            found[FORM_PROBLEM] = Problem(prefix + FORM_PROBLEM, "", errors.form, form_anchor, where)
         for member in self.fields:
             if isinstance(member, Records):
                 found.update(record_problems(member, errors, prefix, where))
@@ -239,8 +240,16 @@ class Calculator:
                 if all(name in values for name in error.fields):
                     errors.add(error)
                 else:
-                    errors["_form"] = str(error)
+                    errors.form = str(error)
         return values, errors, raw, result
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A result's answer: a sentence in large type, and a smaller second line ("" for none)."""
+
+    main: str
+    sub: str = ""
 
 
 @dataclass(frozen=True)

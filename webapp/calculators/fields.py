@@ -324,16 +324,29 @@ class Boolean(Field):
         return (self.short or self.label) if value else ""
 
 
+def choice_labels(labels: dict) -> dict:
+    """The ``choices`` and ``shorts`` of a Choice or ChoiceList from {value: label}, where a label
+    may be (short label, aside): a form shows "short (aside)", a summary the short label."""
+    pairs = {value: label if isinstance(label, tuple) else (label, "") for value, label in labels.items()}
+    return {"choices": tuple((value, f"{short} ({aside})" if aside else short) for value, (short, aside) in pairs.items()),
+            "shorts": tuple((value, short) for value, (short, aside) in pairs.items() if aside)}
+
+
 @dataclass(frozen=True)
 class Choice(Field):
     _: KW_ONLY
     choices: tuple  # ((value, label), ...)
+    shorts: tuple = ()  # ((value, label), ...): a shorter label for a result's summary, where the form's has an aside
 
     kind = "choice"
 
     @property
     def values(self):
         return tuple(value for value, _ in self.choices)
+
+    def short_label(self, value) -> str:
+        """A choice's label as a result's summary gives it."""
+        return dict(self.shorts).get(value) or dict(self.choices)[value]
 
     def allowed(self):
         return "one of " + ", ".join(self.values)
@@ -357,7 +370,7 @@ class Choice(Field):
     def summary(self, value):
         if value is None:
             return super().summary(value)
-        return f"{self.short or self.label}: {dict(self.choices)[value].split(' (')[0]}"
+        return f"{self.short or self.label}: {self.short_label(value)}"
 
 
 @dataclass(frozen=True)
@@ -367,12 +380,15 @@ class ChoiceList(Field):
 
     _: KW_ONLY
     choices: tuple  # ((value, label), ...), in the order a form lists them
+    shorts: tuple = ()  # as Choice's
 
     kind = "choice_list"
 
     @property
     def values(self):
         return tuple(value for value, _ in self.choices)
+
+    short_label = Choice.short_label
 
     def allowed(self):
         return f"some of {', '.join(self.values)}, separated by commas, each at most once"
@@ -417,8 +433,7 @@ class ChoiceList(Field):
     def summary(self, value):
         if not value:
             return super().summary(value) if value is None else ""
-        labels = dict(self.choices)
-        return f"{self.short or self.label}: {', '.join(labels[item].split(' (')[0] for item in value)}"
+        return f"{self.short or self.label}: {', '.join(self.short_label(item) for item in value)}"
 
 
 BOX_BREAK = "\n"  # between the texts of a form's two boxes, as a form shows them again (no box holds one)
@@ -760,12 +775,17 @@ class Errors(dict):
     """Error messages by field name, as a form names the field less a plan's prefix (a record's
     box: cards-2-attack). An error that names several fields (wrong only together) is under each
     of them, and ``together`` gives each of those names all of them, first name first; an error
-    about one box of a list gives the box's number in ``boxes``."""
+    about one box of a list gives the box's number in ``boxes``. An error about the inputs as a
+    whole, which names no field of the form, is ``form`` ("" when there is none)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.together = {}
         self.boxes = {}
+        self.form = ""
+
+    def __bool__(self):
+        return bool(len(self) or self.form)
 
     def add(self, error: InputError, prefix=""):
         names = tuple(name.removeprefix(prefix) for name in error.fields)
@@ -782,8 +802,10 @@ class Errors(dict):
 
     def first(self) -> str:
         """The first error as the API gives it: "name: message" (several names, comma-separated)."""
+        if not len(self):
+            return self.form
         name, message = next(iter(self.items()))
-        return message if name == "_form" else f"{', '.join(self.names_of(name))}: {message}"
+        return f"{', '.join(self.names_of(name))}: {message}"
 
 
 def read_query(fields, args, prefix=""):

@@ -8,9 +8,9 @@ the real dice.
 from ..engines import fotf_dice
 from ..engines.fotf_dice import DIE_FACES, DIE_SIDES, FACE_LABELS
 from ..engines.inputs import InputError
-from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart,
+from .calculator import (Api, Calculator, Group, Headline, at_least, at_least_ladder, decimal, distribution_chart,
                          outcome_chart, percent)
-from .fields import Boolean, Choice, ChoiceList, Data, Integer, When
+from .fields import Boolean, Choice, ChoiceList, Data, Integer, When, choice_labels
 
 INITIATOR_LABELS = {"attack": "Characters' attack action", "shadow": "A shadow card",
                     "skies-darken": "A Skies Darken card"}
@@ -102,12 +102,12 @@ def search(values, dice):
 
 def search_headline(result):
     if not result["dice"]:
-        return "No Nazgûl and no shadow troops: no search dice are rolled, so no hope is lost."
+        return Headline("No Nazgûl and no shadow troops: no search dice are rolled, so no hope is lost.")
     main, others = at_least_ladder(result["hope_lost"], hope, "lose")
     detail = f"{others}. " if others else ""
-    return (f"{percent(result['hope_lost'][0])} to lose no hope" + (f"; {main}." if main else "."),
-            f"{detail[0].upper() + detail[1:] if detail else ''}Expected hope lost: "
-            f"{decimal(result['expected_hope_lost'])}, with {dice_noun(result['dice'])}.")
+    return Headline(f"{percent(result['hope_lost'][0])} to lose no hope" + (f"; {main}." if main else "."),
+                    f"{detail[0].upper() + detail[1:] if detail else ''}Expected hope lost: "
+                    f"{decimal(result['expected_hope_lost'])}, with {dice_noun(result['dice'])}.")
 
 
 def search_charts(result):
@@ -182,7 +182,7 @@ def battle_headline(result):
         sentence += f" {percent(result['haven_lost'])} to lose the haven." if result["haven_lost"] else \
             " The haven cannot fall."
     detail = f"Shadow troops: {others}. " if others else ""
-    return sentence, f"{detail}With {dice_noun(result['dice'], 'battle')}."
+    return Headline(sentence, f"{detail}With {dice_noun(result['dice'], 'battle')}.")
 
 
 def battle_charts(result):
@@ -219,9 +219,9 @@ BATTLE = Calculator(
                     help="Without Nazgûl, a Nazgûl result does nothing."),
             rerolls_field("Rout is never rerolled; which other results are, is the players' choice."),
             ChoiceList("reroll_results", "Results to reroll, worst first", example=fotf_dice.REROLL_RESULTS,
-                       choices=(("nazgul", "Nazgûl (2 friendly troops lost)"),
-                                ("overrun", "Overrun (1 friendly troop lost)"),
-                                ("exchange", "Exchange (1 shadow and 1 friendly troop lost)")),
+                       **choice_labels({"nazgul": ("Nazgûl", "2 friendly troops lost"),
+                                        "overrun": ("Overrun", "1 friendly troop lost"),
+                                        "exchange": ("Exchange", "1 shadow and 1 friendly troop lost")}),
                        short="rerolling",
                        help="Each reroll goes to a die showing the first of these that is there. Leave exchange out "
                             "to keep the shadow troop it removes: its reroll may turn up a Nazgûl. To reroll none, "
@@ -280,10 +280,10 @@ RING = Calculator(
         faces_group("search"),
     ),
     compute=ring,
-    headline=lambda result: (f"{percent(result['win'])} to destroy the One Ring.",
-                             f"{dice_noun(result['dice'])} against {hope(result['hope'])} left: the players win "
-                             f"if at least 1 hope remains. Expected hope lost: "
-                             f"{decimal(result['expected_hope_lost'])}."),
+    headline=lambda result: Headline(f"{percent(result['win'])} to destroy the One Ring.",
+                                     f"{dice_noun(result['dice'])} against {hope(result['hope'])} left: the players "
+                                     f"win if at least 1 hope remains. Expected hope lost: "
+                                     f"{decimal(result['expected_hope_lost'])}."),
     key=lambda result, first: ("Ring destroyed", percent(result["win"])),
     charts=lambda result: [
         outcome_chart("Outcome", [("Ring destroyed", result["win"]), ("All hope lost", 1 - result["win"])]),

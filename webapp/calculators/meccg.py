@@ -11,8 +11,8 @@ from ..engines.meccg.inputs import MAX_INFLUENCE, MAX_MODIFIER, MAX_SUPPORT, sig
 from ..engines.meccg.strike import (BODY_CHECK_ALREADY_WOUNDED, MAX_BODY, MAX_UNUSED_STRIKES, PER_SUPPORTING_CHARACTER,
                                     PER_UNUSED_STRIKE, PROWESS_RANGE, REMAIN_UNTAPPED_PENALTY, STRIKE_PROWESS_RANGE,
                                     TAPPED_PENALTY, WOUNDED_PENALTY)
-from .calculator import Api, Calculator, Group, outcome_chart, percent
-from .fields import Boolean, Choice, Integer, Records, When
+from .calculator import Api, Calculator, Group, Headline, outcome_chart, percent
+from .fields import Boolean, Choice, Integer, Records, When, choice_labels
 
 
 def modifier_field(name, label, help_text="", **more):
@@ -66,8 +66,8 @@ INFLUENCE = Calculator(
                 help="Drops the target number to 0. An item can only be influenced this way."),
     ),
     compute=lambda values: meccg.influence_attempt(**values),
-    headline=lambda result: (f"{percent(result['probability'])} to succeed: your roll minus your opponent's "
-                             f"must be at least {result['need']}."),
+    headline=lambda result: Headline(f"{percent(result['probability'])} to succeed: your roll minus your "
+                                     f"opponent's must be at least {result['need']}."),
     key=lambda result, first: ("success", percent(result["probability"])),
     charts=succeeds_chart("Succeeds"),
     template="calc/meccg_influence.html",
@@ -92,8 +92,8 @@ FACTION = Calculator(
     ),
     compute=lambda values: meccg.faction_play(values["direct_influence"], values["modifiers"],
                                               values["faction_number"]),
-    headline=lambda result: (f"{percent(result['probability'])} to bring the faction into play: "
-                             f"{roll_needed(result['need'])} on 2d6."),
+    headline=lambda result: Headline(f"{percent(result['probability'])} to bring the faction into play: "
+                                     f"{roll_needed(result['need'])} on 2d6."),
     key=lambda result, first: ("faction in play", percent(result["probability"])),
     charts=succeeds_chart("Comes into play"),
     method="Exact: each of the 36 ways two dice can land is counted; the faction comes into play when the "
@@ -120,7 +120,7 @@ def strike_headline(result):
         body_checks.append(f"{percent(result['character_eliminated'])} to lose the character (eliminated)")
     if result["creature_defeated"] is not None:
         body_checks.append(f"{percent(result['creature_defeated'])} to defeat the creature")
-    return (headline, f"After the body checks: {'; '.join(body_checks)}.") if body_checks else headline
+    return Headline(headline, f"After the body checks: {'; '.join(body_checks)}." if body_checks else "")
 
 
 def strike_charts(result):
@@ -205,8 +205,8 @@ def corruption_headline(result):
     headline = (f"{percent(result['pass'])} to pass, {percent(result['discard'])} discarded, "
                 f"{percent(result['eliminate'])} eliminated.")
     if result["removal"] is not None:
-        return headline, f"{percent(result['removal']['probability'])} to remove the corruption card."
-    return headline
+        return Headline(headline, f"{percent(result['removal']['probability'])} to remove the corruption card.")
+    return Headline(headline)
 
 
 def corruption_charts(result):
@@ -269,7 +269,7 @@ COUNT_LABELS = {
     "duplicates_revealed_by_opponent": ("Duplicates the opponent reveals",
                                         "Unique cards of yours the opponent shows a copy of; -1 each."),
 }
-RULESET_LABELS = {"seed": "Half rounded up", "council-of-elrond": "Exact half (Council of Elrond)"}
+RULESET_LABELS = {"seed": "Half rounded up", "council-of-elrond": ("Exact half", "Council of Elrond")}
 # What the empty form shows for each player's points
 EXAMPLES = (
     {"character": 10, "item": 6, "faction": 4, "ally": 2, "kill": 3, "misc": 1},
@@ -287,7 +287,7 @@ PLAYER = (
 )
 PLAYER_KEYS = tuple(member.name for member in PLAYER)
 RULESET = Choice("ruleset", "Half rule", example="seed",
-                 choices=tuple((ruleset, RULESET_LABELS[ruleset]) for ruleset in RULESETS),
+                 **choice_labels({ruleset: RULESET_LABELS[ruleset] for ruleset in RULESETS}),
                  help="How much of the total one kind of points may give.")
 
 
@@ -330,9 +330,9 @@ def council_page(values):
 def council_headline(result):
     totals = [player["total"] for player in result["players"]]
     if result["winner"] is None:
-        return f"A tie: both players finish with {totals[0]} marshalling points."
-    return (f"Player {result['winner'] + 1} wins, {totals[result['winner']]} marshalling points to "
-            f"{totals[1 - result['winner']]}.")
+        return Headline(f"A tie: both players finish with {totals[0]} marshalling points.")
+    return Headline(f"Player {result['winner'] + 1} wins, {totals[result['winner']]} marshalling points to "
+                    f"{totals[1 - result['winner']]}.")
 
 
 def council_key(result, first):

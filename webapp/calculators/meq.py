@@ -1,6 +1,6 @@
 """Middle-earth Quest: which side is dominant on the Story Track, and what follows from it."""
 from ..engines import meq_dominance
-from .calculator import Api, Calculator
+from .calculator import Api, Calculator, Headline
 from .fields import Boolean, Integer, IntegerList
 
 SPACES = dict(minimum=0, maximum=meq_dominance.MAX_SPACES)
@@ -41,8 +41,8 @@ DOMINANCE = Calculator(
         Boolean("first_turn", "First Sauron turn of the game", default=False),
     ),
     compute=dominance,
-    headline=lambda result: (f"{result['dominant_text']}: heroes {result['heroes']}, Sauron {result['sauron']} "
-                             f"(lower is dominant)."),
+    headline=lambda result: Headline(f"{result['dominant_text']}: heroes {result['heroes']}, "
+                                     f"Sauron {result['sauron']} (lower is dominant)."),
     key=lambda result, first: ("", f"{result['dominant_text'].lower()} ({result['heroes']} to {result['sauron']})"),
     template="calc/meq_dominance.html",
     method="The heroes' count is their marker's distance to the Finale; Sauron's is the smaller of his closest "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from .calculator import working
+from .calculator import FORM_PROBLEM, Headline, working
 from .fields import MAX_TEXT, Errors
 
 LETTERS = "ABC"
@@ -46,6 +46,11 @@ class Plan:
     differs: bool = False  # the summary lists only what differs from the first plan
 
     @property
+    def form_problem(self):
+        """The error about the inputs as a whole, if any (a Problem)."""
+        return self.problems.get(FORM_PROBLEM)
+
+    @property
     def problem_list(self) -> list:
         """Each error once, in the form's order."""
         return list(dict.fromkeys(self.problems.values()))
@@ -75,11 +80,10 @@ def read_plans(calc, args, count) -> list[Plan]:
             raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
         applying = calc.applying(values)
         answered = result is not None
-        headline = calc.headline(result) if answered else ""
-        headline, subline = headline if isinstance(headline, tuple) else (headline, "")
+        headline = calc.headline(result) if answered else Headline("")
         plans.append(Plan(letter=letter, prefix=prefix, name=name, typed_name=typed_name, submitted=submitted,
                           values=values, errors=errors, raw=raw, result=result, applying=applying,
-                          headline=headline, subline=subline,
+                          headline=headline.main, subline=headline.sub,
                           charts=calc.charts(result) if answered else [],
                           steps=(calc.page_working or working)(result) if answered else None,
                           summary=calc.summary(values, applying) if answered else [],

@@ -2,9 +2,9 @@
 from fractions import Fraction
 
 from ..engines import wotr_battle, wotr_combat
-from .calculator import (Api, Calculator, Group, at_least, at_least_ladder, decimal, distribution_chart, line_chart,
+from .calculator import (Api, Calculator, Group, Headline, at_least, at_least_ladder, decimal, distribution_chart, line_chart,
                          outcome_chart, percent, usual_count)
-from .fields import Boolean, Choice, Integer, RoundWindow, When
+from .fields import Boolean, Choice, Integer, RoundWindow, When, choice_labels
 
 # --------------------------------------------------------------------------- combat roll
 
@@ -31,12 +31,12 @@ def roll(values):
 
 def roll_headline(result):
     if not result["dice"]:
-        return "No Combat dice are rolled, so no hits are scored."
+        return Headline("No Combat dice are rolled, so no hits are scored.")
     main, others = at_least_ladder(result["distribution"], hits, "score")
     if not main:
-        return f"No hit is possible with {result['dice']} {'die' if result['dice'] == 1 else 'dice'}."
+        return Headline(f"No hit is possible with {result['dice']} {'die' if result['dice'] == 1 else 'dice'}.")
     others = f"{others[0].upper()}{others[1:]}. " if others else ""
-    return f"{main[0].upper()}{main[1:]}.", f"{others}Expected hits: {decimal(result['expected_hits'])}."
+    return Headline(f"{main[0].upper()}{main[1:]}.", f"{others}Expected hits: {decimal(result['expected_hits'])}.")
 
 
 def roll_key(result, first):
@@ -80,9 +80,9 @@ ROLL = Calculator(
 
 # --------------------------------------------------------------------------- whole battle
 
-POLICY_LABELS = {"strength": "Keep the most dice (downgrade Elites first)",
-                 "elites": "Keep Elites (lose Regulars first)"}
-TERRAIN_LABELS = {"field": "Open field (also outside a Stronghold)", "city": "City", "fortification": "Fortification",
+POLICY_LABELS = {"strength": ("Keep the most dice", "downgrade Elites first"),
+                 "elites": ("Keep Elites", "lose Regulars first")}
+TERRAIN_LABELS = {"field": ("Open field", "also outside a Stronghold"), "city": "City", "fortification": "Fortification",
                   "siege": "Stronghold under siege"}
 DEFENDER_CHOICES = (("stand", "Stands in the field"), ("withdraw", "Withdraws into its Stronghold"),
                     ("compare", "Compare standing and withdrawing"))
@@ -113,7 +113,7 @@ def army_fields(side, name, regulars, elites, leadership):
                 help=f"Re-rolls are capped at {wotr_battle.MAX_REROLLS} and at the dice missed.",
                 short="Leadership"),
         Choice(f"{side}_policy", f"{name} casualties", example="strength", short="casualties",
-               choices=tuple((policy, POLICY_LABELS[policy]) for policy in wotr_battle.CASUALTY_POLICIES)),
+               **choice_labels({policy: POLICY_LABELS[policy] for policy in wotr_battle.CASUALTY_POLICIES})),
         Integer(f"{side}_modifier", f"{name} roll modifier", short="roll", **modifier),
         Integer(f"{side}_reroll_modifier", f"{name} re-roll modifier", short="re-roll",
                 **modifier),
@@ -191,10 +191,10 @@ def battle_headline(result):
                        for name, withdrawing, standing in destroyed)
         if result["withdrew"] < ALWAYS:
             sub += " " + withdrawal_sentence(result)
-        return main, sub
+        return Headline(main, sub)
     if result["withdraw_after"] is None:
-        return outcome_headline(result)
-    return outcome_headline(result), withdrawal_sentence(result)
+        return Headline(outcome_headline(result))
+    return Headline(outcome_headline(result), withdrawal_sentence(result))
 
 
 def withdrawal_sentence(result):
@@ -290,7 +290,7 @@ BATTLE = Calculator(
         Group("Defender", army_fields("defender", "Defender", regulars=3, elites=1, leadership=1), summary=True),
         Group("Battle", (
             Choice("terrain", "Where", example="field",
-                   choices=tuple((terrain, TERRAIN_LABELS[terrain]) for terrain in wotr_battle.TERRAINS),
+                   **choice_labels({terrain: TERRAIN_LABELS[terrain] for terrain in wotr_battle.TERRAINS}),
                    source=wotr_battle.option_sources("terrain")),
             Choice("defender_choice", "The defender", default=None, blank="the defender stands in the field",
                    example="stand", choices=DEFENDER_CHOICES, short="defender",

@@ -5,12 +5,13 @@ takes the cards one by one (numbered from 1, as the working names them); its two
 take the same cards as lists of records.
 """
 from ..engines import wotr_cards
-from .calculator import Api, Calculator, Group
-from .fields import Boolean, Choice, Integer, IntegerList, Records, Text, When, required
+from .calculator import Api, Calculator, Group, Headline
+from .fields import Boolean, Choice, Integer, IntegerList, Records, Text, When, choice_labels, required
 
 ICONS = dict(minimum=0, maximum=wotr_cards.MAX_ICONS)
 TEAM_NAMES = {"free-peoples": "The Free Peoples", "shadow": "The Shadow"}
-ORDER_LABELS = {"given": "In the order listed", "fewest-losses": "Most defence icons first (fewest cards lost)"}
+ORDER_LABELS = {"given": "In the order listed",
+                "fewest-losses": ("Most defence icons first", "fewest cards lost")}
 
 
 def icons(name, label, help_text="", **more):
@@ -24,7 +25,7 @@ def icons(name, label, help_text="", **more):
 COMBAT_KIND = Choice("combat", "Kind of combat", example="path",
                      choices=(("path", "Path combat"), ("battleground", "Battleground combat")))
 ORDER = Choice("order", "Defenders are given up", example="given",
-               choices=tuple((order, ORDER_LABELS[order]) for order in wotr_cards.ORDERS))
+               **choice_labels({order: ORDER_LABELS[order] for order in wotr_cards.ORDERS}))
 SHADOW_ATTACK = Integer("shadow_attack_icons", "Shadow path attack icons", example=4,
                         help="On every Shadow card and token on the path.", **ICONS)
 PATH_DEFENCE = icons("path_defence", "Path defence icons", "Printed on the path itself.", example=1)
@@ -87,11 +88,12 @@ def combat_headline(result):
     cards = f"; {lost} defending card{'s' if lost != 1 else ''} eliminated" if result["cards"] else ""
     if result["combat"] == "path":
         if result["winner"] == "free-peoples":
-            return f"The Free Peoples win the path and score {result['free_peoples_points']}{cards}."
-        return f"The Shadow wins the path and scores {result['shadow_corruption']} corruption{cards}."
+            return Headline(f"The Free Peoples win the path and score {result['free_peoples_points']}{cards}.")
+        return Headline(f"The Shadow wins the path and scores {result['shadow_corruption']} corruption{cards}.")
     team = TEAM_NAMES[result["winning_team"]]
     points = result["free_peoples_points"] or result["shadow_points"]
-    return f"{team} win{'s' if result['winning_team'] == 'shadow' else ''} the battleground, worth {points}{cards}."
+    return Headline(f"{team} win{'s' if result['winning_team'] == 'shadow' else ''} the battleground, "
+                    f"worth {points}{cards}.")
 
 
 def combat_key(result, first):
@@ -144,11 +146,11 @@ COMBAT = Calculator(
 
 def victory_headline(result):
     if result["winner"]:
-        return f"{TEAM_NAMES[result['winner']]} win{'s' if result['winner'] == 'shadow' else ''} the game."
+        return Headline(f"{TEAM_NAMES[result['winner']]} win{'s' if result['winner'] == 'shadow' else ''} the game.")
     if result["leader"]:
-        return (f"{TEAM_NAMES[result['leader']]} lead{'s' if result['leader'] == 'shadow' else ''} "
-                f"by {result['lead']}; the game goes on.")
-    return "The scores are level; the game goes on."
+        return Headline(f"{TEAM_NAMES[result['leader']]} lead{'s' if result['leader'] == 'shadow' else ''} "
+                        f"by {result['lead']}; the game goes on.")
+    return Headline("The scores are level; the game goes on.")
 
 
 SCORE = dict(minimum=0, maximum=wotr_cards.MAX_SCORE, default=0)
