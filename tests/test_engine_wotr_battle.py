@@ -296,7 +296,7 @@ def test_casualties_match_survivors():
 
 
 def test_explanation_sentences():
-    lines = battle(Army(6, 4, 3), Army(7, 3, 2), terrain="city")["explanation"]
+    lines = battle(Army(6, 4, 3), Army(7, 3, 2), terrain="city")["steps"]
     text = " ".join(lines)
     assert "Round 1 in a City: the attacker hits only on 6" in text
     assert "Attacker rolls 5 dice hitting on 5+ with 3 re-rolls" in text
@@ -440,7 +440,7 @@ def test_an_elite_without_replacements_falls_like_a_regular():
     # one Regular is as good as any number for a single Elite
     assert outcomes(battle(Army(1, 0), Army(0, 1, replacement_regulars=1))) == outcomes(enough)
     assert any(row["source"] == "summary" and "Elite" in row["rule"] for row in none_at_hand["sources"])
-    assert "an elite with none to replace it is eliminated (summary)" in " ".join(none_at_hand["explanation"])
+    assert "an elite with none to replace it is eliminated (summary)" in " ".join(none_at_hand["steps"])
 
 
 def test_siege_payment_needs_a_regular():
@@ -466,7 +466,7 @@ def test_withdraw_before_round_one_against_standing():
     assert withdraw["withdrew"] == 1 and plans["stand"]["withdrew"] == 0
     assert plans["difference"]["defender_holds"] == F(5, 6) - F(2, 5)
     assert withdraw["expected_rounds"] == 1
-    text = " ".join(withdraw["explanation"])
+    text = " ".join(withdraw["steps"])
     assert "retreats into its Stronghold before round 1" in text and "(rulebook)" in text
 
 
@@ -533,7 +533,7 @@ def test_a_modifier_for_one_round():
     # to the end: after a quiet round 2 (1/2 x 2/3 = 1/3) it is the field 1 v 1 (2/5)
     end = battle(Army(1, 0, modifier=1, modifier_rounds="2"), Army(1, 0))
     assert end["outcomes"]["defender_eliminated"] == F(2, 9) + F(4, 9) * (F(1, 3) + F(1, 3) * F(2, 5))
-    lines = " ".join(end["explanation"])
+    lines = " ".join(end["steps"])
     assert "modifiers apply in round 2 only" in lines
     assert "Round 2: Attacker rolls 1 die hitting on 4+" in lines
 

@@ -22,8 +22,8 @@ from ..engines.inputs import InputError
 from .fields import REQUIRED, ZEROS, Field, Records, read_query
 
 FORM_PROBLEM = "_form"  # the name a page gives an error about the inputs as a whole (no field has it)
-WORKING = "explanation"  # what the API calls an engine's working, whatever the engine calls it
-WORKING_KEYS = ("steps", "explanation")  # what the engines call it
+STEPS = "steps"  # where every engine keeps its working: a list of plain sentences
+WORKING = "explanation"  # what the API calls that working (its name since the API's first version)
 
 
 @dataclass(frozen=True)
@@ -332,11 +332,8 @@ def source_text(sources) -> str:
 
 
 def working(result) -> list | None:
-    """The engine's working, in plain sentences, whichever key the engine keeps it under."""
-    for key in WORKING_KEYS:
-        if isinstance(result.get(key), list):
-            return result[key]
-    return None
+    """The engine's working, in plain sentences (None when the engine shows none)."""
+    return result.get(STEPS)
 
 
 def api_body(result, keys) -> dict:

@@ -268,9 +268,9 @@ def battle_charts(result):
 def battle_working(result):
     """The working; compared, the withdrawal's and then the stand's."""
     if result["stand"] is None:
-        return result["explanation"]
-    return (["If the defender withdraws into its Stronghold:", *result["explanation"],
-             "If the defender stands in the field:", *result["stand"]["explanation"]])
+        return result["steps"]
+    return (["If the defender withdraws into its Stronghold:", *result["steps"],
+             "If the defender stands in the field:", *result["stand"]["steps"]])
 
 
 def siege_follows():

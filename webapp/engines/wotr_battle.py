@@ -944,7 +944,7 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
           stops early once still_fighting is 0; with rounds=None it shows at most the first
           20 rounds, then one entry with round None holding the final values;
       expected_rounds; sources: [{rule, source}] for the rules this battle used, source
-          "summary" or "rulebook"; explanation: plain sentences.
+          "summary" or "rulebook"; steps: plain sentences (the working).
     """
     plan = _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after,
                  siege_battles, exact)
@@ -1023,7 +1023,7 @@ def _result(plan, numbers):
         "expected_rounds": expected_rounds,
     }
     result["sources"] = _sources(plan)
-    result["explanation"] = _explain(plan, result)
+    result["steps"] = _explain(plan, result)
     return result
 
 
