@@ -16,7 +16,7 @@ import pytest
 from webapp.calculators import CALCULATORS
 from webapp.calculators.calculator import Calculator, Group, check_blank
 from webapp.calculators.fields import (MAX_TEXT, REQUIRED, Boolean, Choice, ChoiceList, Integer, IntegerList, Records,
-                                       RoundWindow, Text, When, required)
+                                       RoundWindow, Text, When)
 
 
 def page_url(calc):
@@ -355,10 +355,6 @@ def test_a_required_member_left_out_of_a_json_body_is_refused_by_name(client, ca
                     assert response.get_json()["error"].startswith(f"{field.name}: required: ")
                 else:
                     assert response.status_code == 200, (api.path, field.name, response.get_json())
-
-
-def test_required_makes_a_zero_field_required_for_a_json_body():
-    assert required(Integer("points", "Points", default=0, minimum=0, maximum=9)).default is REQUIRED
 
 
 # --------------------------------------------------------------------------- what the rules allow

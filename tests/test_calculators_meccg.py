@@ -391,3 +391,18 @@ def test_council_page_says_who_may_call_the_council(client):
         [("p1_deck_exhaustions", "1"), ("p2_deck_exhaustions", ""), ("ruleset", "seed")]))
     assert result is None
     assert errors == {"p2_deck_exhaustions": "give it for both players, or for neither"}
+
+
+def test_council_api_says_who_may_call_the_council_as_the_page_does(client):
+    p1, p2 = {"character": 20, "item": 6}, {"character": 10}
+    body = client.post("/api/meccg/council", json={"players": [{**p1, "deck_exhaustions": 1},
+                                                               {**p2, "deck_exhaustions": 0}],
+                                                   "ruleset": "seed"}).get_json()
+    page = meccg.COUNCIL.answer(MultiDict(parse_qsl(
+        council_query(p1, p2, p1_deck_exhaustions="1", p2_deck_exhaustions="0"))))[3]
+    assert [check["can_call"] for check in body["calling"]] == [True, False]
+    assert [check["reason"] for check in body["calling"]] == [check["reason"] for check in page["calling"]]
+    assert client.post("/api/meccg/council", json=COUNCIL).get_json()["calling"] is None
+    one = client.post("/api/meccg/council", json={"players": [{**p1, "deck_exhaustions": 1}, p2], "ruleset": "seed"})
+    assert one.status_code == 400
+    assert one.get_json()["error"] == "players[1].deck_exhaustions: give it for both players, or for neither"

@@ -72,13 +72,13 @@ def test_combat_page_lists_both_endpoints_and_openapi_describes_them(client):
     assert path_op["operationId"] != battleground_op["operationId"]
     path_schema = path_op["requestBody"]["content"]["application/json"]["schema"]
     assert path_schema["additionalProperties"] is False
-    assert path_schema["required"] == ["shadow_attack_icons", "path_defence", "defenders", "order"]
+    assert path_schema["required"] == ["shadow_attack_icons", "order"]  # a blank on the page is 0 or no cards too
     assert set(path_schema["properties"]) == {"shadow_attack_icons", "path_defence", "defenders", "path_points", "order"}
     # a defending card is its defence icons, or a record with the icons of the items it carries
     card = path_schema["properties"]["defenders"]["items"]["oneOf"]
     assert card[0]["type"] == "integer" and set(card[1]["properties"]) == {"defence", "items"}
     schema = battleground_op["requestBody"]["content"]["application/json"]["schema"]
-    assert schema["additionalProperties"] is False and "attackers" in schema["required"]
+    assert schema["additionalProperties"] is False and schema["required"] == ["owner", "order"]
 
 
 # --------------------------------------------------------------------------- path combat
@@ -238,10 +238,16 @@ def test_victory_api_by_hand(client):
     assert (no_corruption["shadow"], no_corruption["winner"]) == (10, "shadow")
 
 
+def test_victory_api_counts_a_score_left_out_as_0_as_the_page_does(client):
+    body = client.post("/api/wotr-cards/victory", json={"free_peoples_points": 12}).get_json()
+    assert (body["free_peoples"], body["shadow"], body["lead"], body["winner"]) == (12, 0, 12, "free-peoples")
+    page = client.get("/wotr-cards/calc/victory?free_peoples_points=12&shadow_points=&shadow_corruption=")
+    assert page.status_code == 200 and "The Free Peoples win the game." in page.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("body, message", [
     (None, "body: must be a JSON object"),
     ([12, 2], "body: must be a JSON object"),
-    ({"free_peoples_points": 12}, "shadow_points: required"),
     ({"free_peoples_points": 12, "shadow_points": 0, "bonus": 1}, "bonus: not a field of this request"),
     ({"free_peoples_points": "12", "shadow_points": 0}, "free_peoples_points: must be a whole number from 0 to 999"),
     ({"free_peoples_points": 12, "shadow_points": False}, "shadow_points: must be a whole number from 0 to 999"),

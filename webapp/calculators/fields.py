@@ -872,7 +872,3 @@ def describe(member) -> str:
         words += f" Its rules come from the {' and the '.join(member.source)}."
     return words
 
-
-def required(member) -> Field:
-    """The same field, which a JSON body must give."""
-    return member.but(default=REQUIRED)

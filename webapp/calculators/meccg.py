@@ -277,7 +277,7 @@ EXAMPLES = (
 )
 
 # One player's entries: a record of the API's players list, and p1_/p2_ fields of the form.
-PLAYER = (
+SCORED = (
     *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1],
               short=SOURCE_LABELS[name].removesuffix(" points").lower())
       for name in SOURCES),
@@ -285,6 +285,11 @@ PLAYER = (
       for name, (low, high) in PLAYER_COUNTS.items()),
     Boolean("avatar_eliminated", "Avatar eliminated", default=False),
 )
+DECK_EXHAUSTIONS = Integer("deck_exhaustions", "Times the play deck has run out", default=None,
+                           blank="run-outs not given", minimum=0, maximum=MAX_DECK_EXHAUSTIONS, short="deck run out",
+                           help="Optional: give it for both players to see who may call the Council.")
+PLAYER = (*SCORED, DECK_EXHAUSTIONS)
+SCORED_KEYS = tuple(member.name for member in SCORED)
 PLAYER_KEYS = tuple(member.name for member in PLAYER)
 RULESET = Choice("ruleset", "Half rule", example="seed",
                  **choice_labels({ruleset: RULESET_LABELS[ruleset] for ruleset in RULESETS}),
@@ -293,23 +298,20 @@ RULESET = Choice("ruleset", "Half rule", example="seed",
 
 def player_group(number):
     example = EXAMPLES[number - 1]
-    return Group(f"Player {number}", summary=True, fields=(
-        *(member.but(name=f"p{number}_{member.name}", example=example[member.name]) if member.name in example
-          else member.but(name=f"p{number}_{member.name}") for member in PLAYER),
-        Integer(f"p{number}_deck_exhaustions", "Times the play deck has run out", default=None,
-                blank="run-outs not given", minimum=0, maximum=MAX_DECK_EXHAUSTIONS, short="deck run out",
-                help="Optional: give it for both players to see who may call the Council."),
-    ))
+    return Group(f"Player {number}", summary=True, fields=tuple(
+        member.but(name=f"p{number}_{member.name}", **({"example": example[member.name]}
+                                                      if member.name in example else {}))
+        for member in PLAYER))
 
 
-def calling(values, players):
-    """Whether each player may call the Council, when both players' deck exhaustions are given."""
-    exhaustions = [values["p1_deck_exhaustions"], values["p2_deck_exhaustions"]]
+def calling(exhaustions, players, name_of):
+    """Whether each player may call the Council, when both players' deck exhaustions are given;
+    ``name_of(index)`` names a player's deck_exhaustions as the request does."""
     if exhaustions == [None, None]:
         return None
-    for number, given in ((1, exhaustions[0]), (2, exhaustions[1])):
+    for index, given in enumerate(exhaustions):
         if given is None:
-            raise InputError(f"p{number}_deck_exhaustions", "give it for both players, or for neither")
+            raise InputError(name_of(index), "give it for both players, or for neither")
     checks = []
     for index in (0, 1):
         points = meccg.marshalling_points_for_calling(players[index])
@@ -318,12 +320,19 @@ def calling(values, players):
     return checks
 
 
+def council(players, ruleset, name_of):
+    """Both players scored, the winner, and who may call the Council (None without deck run-outs)."""
+    scored = [{name: player[name] for name in SCORED_KEYS} for player in players]
+    result = meccg.free_council(scored, ruleset)
+    result["calling"] = calling([player["deck_exhaustions"] for player in players], scored, name_of)
+    return result
+
+
 def council_page(values):
     players = [{name: values[f"p{number}_{name}"] for name in PLAYER_KEYS} for number in (1, 2)]
-    result = meccg.free_council(players, values["ruleset"])
+    result = council(players, values["ruleset"], name_of=lambda index: f"p{index + 1}_deck_exhaustions")
     for player in result["players"]:
         player["source_rows"] = [(SOURCE_LABELS[name], points) for name, points in player["sources"].items()]
-    result["calling"] = calling(values, players)
     return result
 
 
@@ -357,10 +366,12 @@ COUNCIL = Calculator(
               method="POST",
               fields=(Records("players", "Both players' marshalling points", fields=PLAYER, item="player",
                               min_items=2, max_items=2,
-                              help="A missing entry counts as 0 (false for the avatar)."),
+                              help="A missing entry counts as 0 (false for the avatar); the deck's run-outs, "
+                                   "given for both players, say who may call the Council."),
                       RULESET),
-              compute=lambda values: meccg.free_council(values["players"], values["ruleset"]),
-              result=("ruleset", "players", "winner")),),
+              compute=lambda values: council(values["players"], values["ruleset"],
+                                             name_of=lambda index: f"players[{index}].deck_exhaustions"),
+              result=("ruleset", "players", "winner", "calling")),),
 )
 
 CALCULATORS = (INFLUENCE, FACTION, STRIKE, CORRUPTION, COUNCIL)

@@ -2,11 +2,12 @@
 
 Nothing here is random: each calculator gives the one outcome and its working. The combat page
 takes the cards one by one (numbered from 1, as the working names them); its two JSON endpoints
-take the same cards as lists of records.
+take the same cards as lists of records. Page and endpoints read the same field declarations, so
+a blank on the page and a member left out of a body mean the same.
 """
 from ..engines import wotr_cards
 from .calculator import Api, Calculator, Group, Headline
-from .fields import Boolean, Choice, Integer, IntegerList, Records, Text, When, choice_labels, required
+from .fields import Boolean, Choice, Integer, IntegerList, Records, Text, When, choice_labels
 
 ICONS = dict(minimum=0, maximum=wotr_cards.MAX_ICONS)
 TEAM_NAMES = {"free-peoples": "The Free Peoples", "shadow": "The Shadow"}
@@ -41,7 +42,8 @@ POINTS = icons("points", "Battleground victory points", "What the winner scores.
 
 # The cards: one record each, entered card by card on the page and as a list in a JSON body.
 DEFENDERS = Records(
-    "defenders", "Defending cards", item="card", max_items=wotr_cards.MAX_CARDS, shorthand="defence",
+    "defenders", "Defending cards", item="card", max_items=wotr_cards.MAX_CARDS, shorthand="defence", default=(),
+    example=({"defence": 2}, {"defence": 1, "items": (1,)}, {"defence": 1}),
     help="In the order they are given up: the defence icons each card cancels, and those of any items it "
          "carries (an item's icons count only with its card).",
     api_help="Each card is an object with defence and items, or just its defence icons as a number.",
@@ -50,13 +52,18 @@ DEFENDERS = Records(
                         help="One number per item, e.g. 1,1; an item only counts with its card.",
                         max_items=wotr_cards.MAX_ITEMS, short="items", **ICONS)))
 ATTACKERS = Records(
-    "attackers", "Attacking cards", item="card", max_items=wotr_cards.MAX_CARDS,
+    "attackers", "Attacking cards", item="card", max_items=wotr_cards.MAX_CARDS, default=(),
+    example=({"attack": 2, "faction": "Rohan", "is_army": True}, {"attack": 1},
+             {"attack": 1, "leadership": 2, "faction": "Rohan"}),
     fields=(Integer("attack", "Attack icons", **ICONS),
             icons("leadership", "Leadership icons"),
             Text("faction", "Faction", default="",
                  help="Leadership counts only when an army of the same faction attacks too."),
             Boolean("is_army", "An army", default=False)))
 
+# The fields of each kind of combat, as the page's group and the endpoint's body hold them.
+PATH = (SHADOW_ATTACK, PATH_DEFENCE, PATH_POINTS)
+BATTLEGROUND = (OWNER, ATTACKERS, BATTLEGROUND_DEFENCE, REACTIVATED, POINTS)
 
 # --------------------------------------------------------------------------- combat page
 
@@ -106,14 +113,9 @@ COMBAT = Calculator(
     id="wotr-cards-combat", game="wotr-cards", slug="combat", title="Path and battleground combat",
     form=(
         Group("Combat", (COMBAT_KIND, ORDER)),
-        DEFENDERS.but(default=(), example=({"defence": 2}, {"defence": 1, "items": (1,)}, {"defence": 1})),
-        Group("Path combat", (SHADOW_ATTACK, PATH_DEFENCE, PATH_POINTS), shown_when=(When("combat", "path"),)),
-        Group("Battleground combat", (
-            OWNER,
-            ATTACKERS.but(default=(), example=({"attack": 2, "faction": "Rohan", "is_army": True}, {"attack": 1},
-                                               {"attack": 1, "leadership": 2, "faction": "Rohan"})),
-            BATTLEGROUND_DEFENCE, REACTIVATED, POINTS,
-        ), shown_when=(When("combat", "battleground"),)),
+        DEFENDERS,
+        Group("Path combat", PATH, shown_when=(When("combat", "path"),)),
+        Group("Battleground combat", BATTLEGROUND, shown_when=(When("combat", "battleground"),)),
     ),
     compute=combat,
     headline=combat_headline,
@@ -125,13 +127,12 @@ COMBAT = Calculator(
            "random, so this is the one outcome.",
     apis=(
         Api("/api/wotr-cards/path-combat", "Resolve the combat on the active path", method="POST",
-            fields=(required(SHADOW_ATTACK), required(PATH_DEFENCE), DEFENDERS, PATH_POINTS, required(ORDER)),
+            fields=(*PATH, DEFENDERS, ORDER),
             compute=lambda values: wotr_cards.path_combat(**values),
             result=("winner", "attack", "cancelled_by_path", "eliminated", "cycled", "uncancelled",
                     "free_peoples_points", "shadow_corruption", "order", "order_rule")),
         Api("/api/wotr-cards/battleground-combat", "Resolve the combat on one battleground", method="POST",
-            fields=(required(OWNER), ATTACKERS, required(BATTLEGROUND_DEFENCE), DEFENDERS, REACTIVATED, POINTS,
-                    required(ORDER)),
+            fields=(*BATTLEGROUND, DEFENDERS, ORDER),
             compute=lambda values: wotr_cards.battleground_combat(**values),
             result=("winner", "winning_team", "owner", "attack", "attack_icons", "leadership_counted",
                     "leadership_ignored", "cancelled_by_battleground", "eliminated", "cycled",
@@ -159,10 +160,11 @@ FREE_PEOPLES_POINTS = Integer("free_peoples_points", "Free Peoples victory point
 SHADOW_POINTS = Integer("shadow_points", "Shadow victory points", example=5, **SCORE)
 SHADOW_CORRUPTION = Integer("shadow_corruption", "Shadow corruption tokens", example=3,
                             help="Each corruption token counts as a point for the Shadow.", **SCORE)
+SCORES = (FREE_PEOPLES_POINTS, SHADOW_POINTS, SHADOW_CORRUPTION)
 
 VICTORY = Calculator(
     id="wotr-cards-victory", game="wotr-cards", slug="victory", title="Victory check",
-    form=(FREE_PEOPLES_POINTS, SHADOW_POINTS, SHADOW_CORRUPTION),
+    form=SCORES,
     compute=lambda values: wotr_cards.victory_check(values["free_peoples_points"], values["shadow_points"],
                                                     values["shadow_corruption"]),
     headline=victory_headline,
@@ -171,7 +173,7 @@ VICTORY = Calculator(
     method="The Shadow's score is its victory points plus its corruption tokens; a team wins when its score is "
            f"at least {wotr_cards.WINNING_LEAD} more than the other's. Whole numbers, no chance involved.",
     apis=(Api("/api/wotr-cards/victory", "Victory Check: both scores, the lead and the winner, if any",
-              method="POST", fields=(required(FREE_PEOPLES_POINTS), required(SHADOW_POINTS), SHADOW_CORRUPTION),
+              method="POST", fields=SCORES,
               result=("free_peoples", "shadow", "lead", "leader", "winner")),),
 )
 

@@ -33,6 +33,9 @@ DEAD_AVATAR_PENALTY = 5
 PER_DUPLICATE_REVEALED = 1
 CALLING_MARSHALLING_POINTS = 25
 MAX_DECK_EXHAUSTIONS = 10
+# the most marshalling points, either way, that the entries above can add up to for calling
+MAX_CALLING_POINTS = (len(SOURCES) * max(map(abs, SOURCE_RANGE)) + PLAYER_COUNTS["dead_character_points"][1]
+                      + PLAYER_COUNTS["imprisoned_character_points"][1] + DEAD_AVATAR_PENALTY)
 
 
 def read_player(player, index: int = 0) -> dict:
@@ -222,7 +225,7 @@ def council_can_be_called(deck_exhaustions: int, marshalling_points: int,
     ("" when it cannot be called), "reason": str}.
     """
     require_int("deck_exhaustions", deck_exhaustions, 0, MAX_DECK_EXHAUSTIONS)
-    require_int("marshalling_points", marshalling_points, -500, 500)
+    require_int("marshalling_points", marshalling_points, -MAX_CALLING_POINTS, MAX_CALLING_POINTS)
     require_int("opponent_deck_exhaustions", opponent_deck_exhaustions, 0, MAX_DECK_EXHAUSTIONS)
 
     later = "at the end of your opponent's next turn, if you call it at the end of your turn"
