@@ -223,7 +223,8 @@ def remove_casualties(regulars: int, elites: int, hits: int, policy: str = "stre
     return _remove_casualties(regulars, elites, hits, policy, _enough(replacements, elites))
 
 
-@lru_cache(maxsize=None)
+# every (regulars, elites) of one Army, 0 to 5 hits, both policies, Regulars at hand None or 0-9: 11*11*6*2*11
+@lru_cache(maxsize=16384)
 def _remove_casualties(regulars, elites, hits, policy, replacements):
     if hits >= hit_points(regulars, elites):
         return (0, 0)
@@ -262,7 +263,7 @@ def stronghold_garrison(regulars: int, elites: int) -> tuple[int, int]:
 # --------------------------------------------------------------------------- one side's tables
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1024)  # a battle asks for at most 6 dice counts x 2 hit numbers x modifiers on or off
 def _hit_chances(dice, hit, modifier, rerolls, reroll_modifier, exact):
     """P(k hits) for k = 0..5 (zeros past `dice`), as Fractions or floats."""
     weights, denominator = combat_roll_weights(dice, hit, modifier, rerolls, reroll_modifier)

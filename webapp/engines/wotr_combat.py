@@ -60,7 +60,7 @@ def die_hits(hit: int, modifier: int) -> Fraction:
 # --------------------------------------------------------------------------- whole roll
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1024)  # a battle or a page asks for a few dozen; the bound keeps odd requests from piling up
 def _roll_weights(dice, hit, modifier, rerolls, reroll_modifier, reroll_hit):
     """Integer weights of 0..dice total hits over the common denominator 6**(dice + R).
 
