@@ -269,6 +269,10 @@ def test_every_declared_blank_is_an_error_a_zero_or_a_stated_meaning():
         check_blank("x", Integer("dice", "Dice", default=5, minimum=0, maximum=5))
     with pytest.raises(ValueError, match="does not say what a blank means"):
         check_blank("x", Integer("rounds", "Rounds", default=None, minimum=1, maximum=5))
+    with pytest.raises(ValueError, match="a field is declared twice"):  # in two groups, or twice in one
+        Calculator(id="x", game="wotr", slug="x", title="x", compute=lambda values: {}, method="",
+                   form=(Group("A", (Integer("a", "A", minimum=0, maximum=1),)),
+                         Group("B", (Integer("a", "A again", minimum=0, maximum=1),))))
     with pytest.raises(ValueError, match="not a field before it"):
         Calculator(id="x", game="wotr", slug="x", title="x", compute=lambda values: {}, method="",
                    form=(Integer("a", "A", minimum=0, maximum=1, shown_when=(When("b", "1"),)),
@@ -355,6 +359,55 @@ def test_a_required_member_left_out_of_a_json_body_is_refused_by_name(client, ca
                     assert response.get_json()["error"].startswith(f"{field.name}: required: ")
                 else:
                     assert response.status_code == 200, (api.path, field.name, response.get_json())
+
+
+def post_apis():
+    return [pytest.param(calc.id, api.path, id=api.path) for calc in CALCULATORS.values() for api in calc.apis
+            if api.method == "POST"]
+
+
+@pytest.mark.parametrize("calc_id, path", post_apis())
+def test_a_body_that_is_no_object_or_names_an_unknown_member_is_refused(client, calculators, calc_id, path):
+    api = next(api for api in calculators[calc_id].apis if api.path == path)
+    for body in ([1, 2], "x", 5):
+        response = client.post(path, json=body)
+        assert response.status_code == 400
+        assert response.get_json()["error"].startswith("body: must be a JSON object"), body
+    for raw in ("{not json", "players=2"):
+        response = client.post(path, data=raw, content_type="application/json")
+        assert response.status_code == 400 and response.get_json()["error"].startswith("body: must be a JSON object")
+    good = {field.name: good_json(field) for field in api.fields}
+    response = client.post(path, json={**good, "nonesuch": 1})
+    assert response.status_code == 400
+    assert response.get_json()["error"].startswith("nonesuch: not a field of this request; allowed fields are " +
+                                                   ", ".join(field.name for field in api.fields))
+    for field in api.fields:
+        if isinstance(field, Records):  # a record's unknown member, named with the record's place in the list
+            record = {**good_json(field)[0], "nonesuch": 1}
+            response = client.post(path, json={**good, field.name: [record] * max(field.min_items, 1)})
+            assert response.status_code == 400
+            assert response.get_json()["error"].startswith(
+                f"{field.name}[0].nonesuch: not a field of a {field.item}; allowed fields are "), field.name
+
+
+def twice_cases():
+    for calc in CALCULATORS.values():
+        if any(api.method == "GET" for api in calc.apis):
+            for field in calc.fields:
+                if isinstance(field, (Integer, Boolean, Choice, Text)):
+                    yield pytest.param(calc.id, field.name, id=f"{calc.id}:{field.name}")
+
+
+@pytest.mark.parametrize("calc_id, name", list(twice_cases()))
+def test_a_parameter_given_twice_is_refused_on_the_api(client, calculators, calc_id, name):
+    calc = calculators[calc_id]
+    api = next(api for api in calc.apis if api.method == "GET")
+    values = applying_values(calc, calc.field(name))
+    query = api_query(calc, values)
+    value = dict(query).get(name) or calc.field(name).form_value(calc.field(name).prefill) or "0"
+    response = client.get(api.path, query_string=replaced(query, name, [(name, value), (name, value)]))
+    assert response.status_code == 400
+    assert response.get_json() == {"error": f"{name}: give it only once"}
 
 
 # --------------------------------------------------------------------------- what the rules allow
