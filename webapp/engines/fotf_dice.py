@@ -340,6 +340,61 @@ def reroll_choice(value) -> tuple[str, ...]:
     return names
 
 
+def _battle_face_chances(counts, in_haven, nazgul_present) -> tuple:
+    """The chance of each result category on one battle die, overrun in a haven and Nazgûl
+    with none present counted as blanks."""
+    total = sum(counts.values())
+    probs = [Fraction(0)] * 5
+    probs[_ROUT] += Fraction(counts["rout"], total)
+    probs[_EXCHANGE] += Fraction(counts["exchange"], total)
+    probs[_BLANK if in_haven else _OVERRUN] += Fraction(counts["overrun"], total)
+    probs[_NAZGUL if nazgul_present else _BLANK] += Fraction(counts["nazgul"], total)
+    return tuple(probs)
+
+
+def _troops_removed(dist, friendly_troops, shadow_troops) -> dict:
+    """{(shadow troops removed, friendly troops removed): chance}, never more than are present."""
+    joint = {}
+    for state, p in dist.items():
+        shadow_hits = state[_ROUT] + state[_EXCHANGE]
+        friendly_hits = state[_EXCHANGE] + state[_OVERRUN] + 2 * state[_NAZGUL]
+        key = (min(shadow_hits, shadow_troops), min(friendly_hits, friendly_troops))
+        joint[key] = joint.get(key, 0) + p
+    return joint
+
+
+def _battle_steps(dice, counts, friendly_troops, shadow_troops, in_haven, nazgul_present, rerolls, chosen,
+                  spent) -> list:
+    """The working of a battle roll: what each result does here, and how the re-rolls are spent."""
+    steps = [
+        f"Roll {dice} battle {'die' if dice == 1 else 'dice'} with {friendly_troops} friendly and "
+        f"{shadow_troops} shadow troops present; the face counts used are {_face_text(counts)}.",
+        "Rout removes 1 shadow troop and exchange removes 1 shadow and 1 friendly troop.",
+        "The location is a haven, so overrun has no effect."
+        if in_haven
+        else "Overrun removes 1 friendly troop.",
+        "Nazgûl are present, so a Nazgûl result removes 2 friendly troops."
+        if nazgul_present
+        else "No Nazgûl are present, so a Nazgûl result has no effect.",
+        "Hits beyond the troops present are ignored.",
+    ]
+    if rerolls and chosen:
+        order = ", then ".join(
+            {"nazgul": "a Nazgûl result that applies", "overrun": "an overrun that applies",
+             "exchange": "an exchange"}[name] for name in chosen)
+        steps.append(
+            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on a die showing "
+            f"{order}; the new face stands."
+        )
+        kept = [FACE_LABELS[name] for name in REROLL_RESULTS if name not in chosen]
+        if kept:
+            steps.append(f"{' and '.join(kept).capitalize()} results are kept, never re-rolled.")
+        steps.append(f"On average {spent} re-rolls are spent.")
+    elif rerolls:
+        steps.append("No result is chosen for re-rolling, so no re-roll is spent.")
+    return steps
+
+
 def battle_roll(
     dice,
     faces,
@@ -381,23 +436,11 @@ def battle_roll(
     require_int("rerolls", rerolls, 0, MAX_REROLLS)
     chosen = reroll_choice(reroll_results)
 
-    total = sum(counts.values())
-    probs = [Fraction(0)] * 5
-    probs[_ROUT] += Fraction(counts["rout"], total)
-    probs[_EXCHANGE] += Fraction(counts["exchange"], total)
-    probs[_BLANK if in_haven else _OVERRUN] += Fraction(counts["overrun"], total)
-    probs[_NAZGUL if nazgul_present else _BLANK] += Fraction(counts["nazgul"], total)
-    probs = tuple(probs)
-
+    probs = _battle_face_chances(counts, in_haven, nazgul_present)
     dist = _roll(dice, probs)
     dist, spent = _reroll(dist, probs, tuple(_REROLL_CATEGORY[name] for name in chosen), rerolls)
 
-    joint = {}
-    for state, p in dist.items():
-        shadow_hits = state[_ROUT] + state[_EXCHANGE]
-        friendly_hits = state[_EXCHANGE] + state[_OVERRUN] + 2 * state[_NAZGUL]
-        key = (min(shadow_hits, shadow_troops), min(friendly_hits, friendly_troops))
-        joint[key] = joint.get(key, 0) + p
+    joint = _troops_removed(dist, friendly_troops, shadow_troops)
     shadow_marginal = {}
     friendly_marginal = {}
     for (s, f), p in joint.items():
@@ -411,35 +454,10 @@ def battle_roll(
             (p for (s, f), p in joint.items() if friendly_troops - f == 0 and shadow_troops - s > 0),
             Fraction(0),
         )
-
-    steps = [
-        f"Roll {dice} battle {'die' if dice == 1 else 'dice'} with {friendly_troops} friendly and "
-        f"{shadow_troops} shadow troops present; the face counts used are {_face_text(counts)}.",
-        "Rout removes 1 shadow troop and exchange removes 1 shadow and 1 friendly troop.",
-        "The location is a haven, so overrun has no effect."
-        if in_haven
-        else "Overrun removes 1 friendly troop.",
-        "Nazgûl are present, so a Nazgûl result removes 2 friendly troops."
-        if nazgul_present
-        else "No Nazgûl are present, so a Nazgûl result has no effect.",
-        "Hits beyond the troops present are ignored.",
-    ]
-    if rerolls and chosen:
-        order = ", then ".join(
-            {"nazgul": "a Nazgûl result that applies", "overrun": "an overrun that applies",
-             "exchange": "an exchange"}[name] for name in chosen)
-        steps.append(
-            f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on a die showing "
-            f"{order}; the new face stands."
-        )
-        kept = [FACE_LABELS[name] for name in REROLL_RESULTS if name not in chosen]
-        if kept:
-            steps.append(f"{' and '.join(kept).capitalize()} results are kept, never re-rolled.")
-        steps.append(f"On average {spent} re-rolls are spent.")
-    elif rerolls:
-        steps.append("No result is chosen for re-rolling, so no re-roll is spent.")
     expected_shadow = _expected(shadow_list)
     expected_friendly = _expected(friendly_list)
+    steps = _battle_steps(dice, counts, friendly_troops, shadow_troops, in_haven, nazgul_present, rerolls, chosen,
+                          spent)
     steps.append(f"Expected shadow troops removed: {expected_shadow}; expected friendly troops removed: {expected_friendly}.")
     if in_haven:
         steps.append(

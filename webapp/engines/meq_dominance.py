@@ -73,38 +73,9 @@ def dominance(hero_to_finale, sauron_to_finale, sauron_to_shadow_falls, first_tu
         dominant = "none"
         steps.append(f"Both counts are {heroes}, so neither side is dominant.")
 
-    if first_turn:
-        event = "draw-one"
-        steps.append("Event step: on the first Sauron turn of the game Sauron draws a single event card and resolves it.")
-    elif dominant == "heroes":
-        event = "lowest"
-        steps.append(f"Event step: {EVENTS[event]}.")
-    elif dominant == "sauron":
-        event = "highest"
-        steps.append(f"Event step: {EVENTS[event]}.")
-    else:
-        event = "draw-one"
-        steps.append("Event step: with no dominant side Sauron draws a single event card and resolves it.")
-
-    if dominant == "sauron":
-        modifier = heroes
-        steps.append(f"Finale: the Ringwraiths gain {heroes} health and {heroes} fortitude (the heroes' count).")
-    elif dominant == "heroes":
-        modifier = -sauron
-        steps.append(f"Finale: the Ringwraiths lose {sauron} health and {sauron} fortitude (Sauron's count).")
-    else:
-        modifier = 0
-        steps.append("Finale: the Ringwraiths' health and fortitude are not changed.")
-
-    at_finale = heroes == 0 or closest == 0
-    all_fallen = all(v == 0 for v in to_falls)
-    finale_begins = at_finale or all_fallen
-    if at_finale:
-        steps.append("A story marker is on the Finale space, so the Finale begins.")
-    if all_fallen:
-        steps.append("All three of Sauron's markers have reached The Shadow Falls, so the Finale begins.")
-    if not finale_begins:
-        steps.append("No marker is on the Finale and not all of Sauron's markers have reached The Shadow Falls, so play goes on.")
+    event = _event_step(dominant, first_turn, steps)
+    modifier = _ringwraiths_modifier(dominant, heroes, sauron, steps)
+    finale_begins = _finale_begins(heroes, closest, to_falls, steps)
 
     return {
         "heroes": heroes,
@@ -117,3 +88,41 @@ def dominance(hero_to_finale, sauron_to_finale, sauron_to_shadow_falls, first_tu
         "finale_begins": finale_begins,
         "steps": steps,
     }
+
+
+def _event_step(dominant, first_turn, steps) -> str:
+    """The Event step dominance brings: "lowest", "highest" or "draw-one" (see EVENTS)."""
+    if first_turn:
+        steps.append("Event step: on the first Sauron turn of the game Sauron draws a single event card and resolves it.")
+        return "draw-one"
+    if dominant == "none":
+        steps.append("Event step: with no dominant side Sauron draws a single event card and resolves it.")
+        return "draw-one"
+    event = "lowest" if dominant == "heroes" else "highest"
+    steps.append(f"Event step: {EVENTS[event]}.")
+    return event
+
+
+def _ringwraiths_modifier(dominant, heroes, sauron, steps) -> int:
+    """What the Ringwraiths' health and fortitude change by in the Finale: the other side's count."""
+    if dominant == "sauron":
+        steps.append(f"Finale: the Ringwraiths gain {heroes} health and {heroes} fortitude (the heroes' count).")
+        return heroes
+    if dominant == "heroes":
+        steps.append(f"Finale: the Ringwraiths lose {sauron} health and {sauron} fortitude (Sauron's count).")
+        return -sauron
+    steps.append("Finale: the Ringwraiths' health and fortitude are not changed.")
+    return 0
+
+
+def _finale_begins(heroes, closest, to_falls, steps) -> bool:
+    """Whether a marker on the Finale space, or all of Sauron's at The Shadow Falls, starts the Finale."""
+    at_finale = heroes == 0 or closest == 0
+    all_fallen = all(spaces == 0 for spaces in to_falls)
+    if at_finale:
+        steps.append("A story marker is on the Finale space, so the Finale begins.")
+    if all_fallen:
+        steps.append("All three of Sauron's markers have reached The Shadow Falls, so the Finale begins.")
+    if not (at_finale or all_fallen):
+        steps.append("No marker is on the Finale and not all of Sauron's markers have reached The Shadow Falls, so play goes on.")
+    return at_finale or all_fallen

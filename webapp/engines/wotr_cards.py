@@ -209,6 +209,26 @@ def _attackers(attackers):
     return cards
 
 
+def _leadership(cards, steps) -> tuple[int, int]:
+    """(leadership counted, leadership ignored) of the attacking cards: a card's leadership counts
+    only while an army of its faction attacks too."""
+    armies = {c["faction"] for c in cards if c["is_army"] and c["faction"]}
+    counted = ignored = 0
+    for i, c in enumerate(cards):
+        if not c["leadership"]:
+            continue
+        if c["faction"] in armies:
+            counted += c["leadership"]
+            steps.append(
+                f"Attacker {i + 1} adds {c['leadership']} leadership: an army of its faction ({c['faction']}) is on the battleground."
+            )
+        else:
+            ignored += c["leadership"]
+            faction = f"its faction ({c['faction']})" if c["faction"] else "it (it has no faction)"
+            steps.append(f"Attacker {i + 1}'s {c['leadership']} leadership does not count: no army of {faction} is on the battleground.")
+    return counted, ignored
+
+
 def battleground_combat(
     owner,
     attackers,
@@ -247,26 +267,12 @@ def battleground_combat(
     sequence, rule = _order(order, totals)
 
     attacking_team = "shadow" if owner == "free-peoples" else "free-peoples"
-    armies = {c["faction"] for c in cards if c["is_army"] and c["faction"]}
     attack_icons = sum(c["attack"] for c in cards)
-    counted = 0
-    ignored = 0
     steps = [
         f"The battleground belongs to {_TEAM_NAMES[owner]}, so its cards defend and the cards of {_TEAM_NAMES[attacking_team]} attack.",
         f"The attacking cards show {attack_icons} battleground attack icons.",
     ]
-    for i, c in enumerate(cards):
-        if not c["leadership"]:
-            continue
-        if c["faction"] in armies:
-            counted += c["leadership"]
-            steps.append(
-                f"Attacker {i + 1} adds {c['leadership']} leadership: an army of its faction ({c['faction']}) is on the battleground."
-            )
-        else:
-            ignored += c["leadership"]
-            faction = f"its faction ({c['faction']})" if c["faction"] else "it (it has no faction)"
-            steps.append(f"Attacker {i + 1}'s {c['leadership']} leadership does not count: no army of {faction} is on the battleground.")
+    counted, ignored = _leadership(cards, steps)
     attack = attack_icons + counted
     steps.append(f"Total attack: {attack_icons} + {counted} = {attack}.")
 

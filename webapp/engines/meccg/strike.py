@@ -44,6 +44,37 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     and the creature's body check fails) or None, "distribution": {2d6 total: Fraction},
     "steps": [str]}.
     """
+    already_wounded = wounded if already_wounded is None else already_wounded
+    _check(prowess, strike_prowess, tapped, wounded, stay_untapped, unused_strikes, support, resource_modifier,
+           other_modifiers, body, already_wounded, creature_body)
+    modified, steps = _modified_prowess(prowess, tapped, wounded, stay_untapped, unused_strikes, support,
+                                        resource_modifier, other_modifiers)
+    steps.append(f"Modified prowess {modified} against strike prowess {strike_prowess}.")
+
+    distribution = two_d6()
+    # the strike is defeated when roll + modified > strike_prowess, i.e. roll > tie_roll
+    tie_roll = strike_prowess - modified
+    defeated = chance_greater(distribution, tie_roll)
+    ineffectual = distribution.get(tie_roll, Fraction(0))
+    successful = 1 - defeated - ineffectual
+    steps.append(f"A 2d6 roll of {tie_roll + 1} or more defeats the strike, exactly {tie_roll} "
+                 f"makes it ineffectual, {tie_roll - 1} or less makes it successful (the character is wounded).")
+    steps.append(f"Strike defeated {describe_chance(defeated, TWO_D6_OUTCOMES)}, ineffectual "
+                 f"{describe_chance(ineffectual, TWO_D6_OUTCOMES)}, successful "
+                 f"{describe_chance(successful, TWO_D6_OUTCOMES)}.")
+
+    body_check_fail, character_eliminated = _body_check(distribution, successful, body, already_wounded, steps)
+    creature_defeated = _creature_body_check(distribution, defeated, creature_body, steps)
+
+    return {"defeated": defeated, "ineffectual": ineffectual, "successful": successful,
+            "modified_prowess": modified, "need": tie_roll + 1,
+            "body_check_fail": body_check_fail, "character_eliminated": character_eliminated,
+            "creature_defeated": creature_defeated, "distribution": distribution, "steps": steps}
+
+
+def _check(prowess, strike_prowess, tapped, wounded, stay_untapped, unused_strikes, support, resource_modifier,
+           other_modifiers, body, already_wounded, creature_body):
+    """Refuse what the engine cannot take or the rules forbid, naming the input."""
     require_int("prowess", prowess, *PROWESS_RANGE)
     require_int("strike_prowess", strike_prowess, *STRIKE_PROWESS_RANGE)
     require_bool("tapped", tapped)
@@ -55,8 +86,6 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     require_int("other_modifiers", other_modifiers, -MAX_MODIFIER, MAX_MODIFIER)
     if body is not None:
         require_int("body", body, 0, MAX_BODY)
-    if already_wounded is None:
-        already_wounded = wounded
     require_bool("already_wounded", already_wounded)
     if creature_body is not None:
         require_int("creature_body", creature_body, 0, MAX_BODY)
@@ -64,6 +93,10 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
         raise InputError("stay_untapped", "only a character that is neither tapped nor wounded can choose to "
                                           "remain untapped")
 
+
+def _modified_prowess(prowess, tapped, wounded, stay_untapped, unused_strikes, support, resource_modifier,
+                      other_modifiers) -> tuple[int, list]:
+    """(the modified prowess, the steps that get there), each modification in the order the rules give."""
     modified = prowess
     steps = [f"Start with the character's prowess, {prowess}."]
     for applies, change, reason in (
@@ -80,42 +113,33 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
         if applies:
             modified += change
             steps.append(f"{signed(change)} for {reason}: {modified}.")
-    steps.append(f"Modified prowess {modified} against strike prowess {strike_prowess}.")
+    return modified, steps
 
-    distribution = two_d6()
-    # the strike is defeated when roll + modified > strike_prowess, i.e. roll > tie_roll
-    tie_roll = strike_prowess - modified
-    defeated = chance_greater(distribution, tie_roll)
-    ineffectual = distribution.get(tie_roll, Fraction(0))
-    successful = 1 - defeated - ineffectual
-    steps.append(f"A 2d6 roll of {tie_roll + 1} or more defeats the strike, exactly {tie_roll} "
-                 f"makes it ineffectual, {tie_roll - 1} or less makes it successful (the character is wounded).")
-    steps.append(f"Strike defeated {describe_chance(defeated, TWO_D6_OUTCOMES)}, ineffectual "
-                 f"{describe_chance(ineffectual, TWO_D6_OUTCOMES)}, successful "
-                 f"{describe_chance(successful, TWO_D6_OUTCOMES)}.")
 
-    body_check_fail = character_eliminated = None
-    if body is not None:
-        bonus = BODY_CHECK_ALREADY_WOUNDED if already_wounded else 0
-        body_check_fail = chance_greater(distribution, body - bonus)
-        character_eliminated = successful * body_check_fail
-        bonus_note = f" (with {signed(bonus)} because he was wounded before this strike)" if bonus else ""
-        steps.append(f"After a successful strike the opponent's body check roll{bonus_note} must be "
-                     f"more than body {body} to eliminate the character: "
-                     f"{describe_chance(body_check_fail, TWO_D6_OUTCOMES)}.")
-        steps.append(f"Chance the character is eliminated: successful strike {successful} times "
-                     f"{body_check_fail} = {character_eliminated}.")
+def _body_check(distribution, successful, body, already_wounded, steps):
+    """(P(body check fails), P(character eliminated)) after a successful strike; (None, None) without a body."""
+    if body is None:
+        return None, None
+    bonus = BODY_CHECK_ALREADY_WOUNDED if already_wounded else 0
+    body_check_fail = chance_greater(distribution, body - bonus)
+    character_eliminated = successful * body_check_fail
+    bonus_note = f" (with {signed(bonus)} because he was wounded before this strike)" if bonus else ""
+    steps.append(f"After a successful strike the opponent's body check roll{bonus_note} must be "
+                 f"more than body {body} to eliminate the character: "
+                 f"{describe_chance(body_check_fail, TWO_D6_OUTCOMES)}.")
+    steps.append(f"Chance the character is eliminated: successful strike {successful} times "
+                 f"{body_check_fail} = {character_eliminated}.")
+    return body_check_fail, character_eliminated
 
-    creature_defeated = None
-    if creature_body is not None:
-        creature_check_fail = chance_greater(distribution, creature_body)
-        creature_defeated = defeated * creature_check_fail
-        steps.append(f"After the strike is defeated the creature's body check fails on a roll "
-                     f"more than {creature_body}: {describe_chance(creature_check_fail, TWO_D6_OUTCOMES)}; "
-                     f"chance the creature is defeated: {defeated} times {creature_check_fail} "
-                     f"= {creature_defeated}.")
 
-    return {"defeated": defeated, "ineffectual": ineffectual, "successful": successful,
-            "modified_prowess": modified, "need": tie_roll + 1,
-            "body_check_fail": body_check_fail, "character_eliminated": character_eliminated,
-            "creature_defeated": creature_defeated, "distribution": distribution, "steps": steps}
+def _creature_body_check(distribution, defeated, creature_body, steps):
+    """P(strike defeated and the creature's body check fails), or None without the creature's body."""
+    if creature_body is None:
+        return None
+    creature_check_fail = chance_greater(distribution, creature_body)
+    creature_defeated = defeated * creature_check_fail
+    steps.append(f"After the strike is defeated the creature's body check fails on a roll "
+                 f"more than {creature_body}: {describe_chance(creature_check_fail, TWO_D6_OUTCOMES)}; "
+                 f"chance the creature is defeated: {defeated} times {creature_check_fail} "
+                 f"= {creature_defeated}.")
+    return creature_defeated
