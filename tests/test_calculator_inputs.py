@@ -12,9 +12,11 @@ import html
 import re
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from webapp.calculators import CALCULATORS
-from webapp.calculators.calculator import Calculator, Group, check_blank
+from webapp.calculators.calculator import FORM_PROBLEM, Calculator, Group, check_blank
+from webapp.engines.inputs import InputError
 from webapp.calculators.fields import (MAX_TEXT, REQUIRED, Boolean, Choice, ChoiceList, Integer, IntegerList, Records,
                                        RoundWindow, Text, When)
 
@@ -257,6 +259,21 @@ def test_a_field_that_does_not_apply_may_be_left_blank_and_changes_nothing(clien
         page = client.get(page_url(calc), query_string=query)
         assert page.status_code == 200, (member.name, re.findall(r'class="field-error"[^>]*>(.*?)</p>', page.get_data(as_text=True)))
         assert headline(page.get_data(as_text=True)) == headline(full)
+
+
+def test_an_engine_error_that_names_no_field_of_the_form_is_the_form_s_own():
+    def compute(values):
+        raise InputError("deck", "no cards left to draw")
+
+    calc = Calculator(id="x", game="wotr", slug="x", title="x", compute=compute, method="",
+                      form=(Integer("a", "A", minimum=0, maximum=1),))
+    values, errors, raw, result = calc.answer(MultiDict([("a", "1")]))
+    assert result is None and not len(errors) and errors  # no field's error, yet an error
+    assert errors.form == errors.first() == "deck: no cards left to draw"
+    problem = calc.problems(errors, "b-", form_anchor="inputs-b")[FORM_PROBLEM]
+    assert (problem.name, problem.message, problem.anchor) == ("b-" + FORM_PROBLEM, errors.form, "inputs-b")
+    fine = calc.answer(MultiDict([("a", "9")]))[1]
+    assert fine.form == "" and dict(fine) == {"a": "must be a whole number from 0 to 1"}
 
 
 def test_every_declared_blank_is_an_error_a_zero_or_a_stated_meaning():
