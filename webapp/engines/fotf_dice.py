@@ -169,6 +169,37 @@ def _search(dice, counts, in_haven, recall_limit, rerolls, done=None):
 # --------------------------------------------------------------------------- search roll
 
 
+def _search_steps(dice, counts, in_haven, nazgul_present, in_mordor, rerolls, nazgul, p_hope, p_recall,
+                  spent) -> list:
+    """The working of a search roll: what each result does here, and how the re-rolls are spent."""
+    steps = []
+    if dice == 0:
+        steps.append("No Nazgûl and no shadow troops are present, so no search dice are rolled and nothing happens.")
+    else:
+        steps.append(f"Roll {dice} search {'die' if dice == 1 else 'dice'}; the face counts used are {_face_text(counts)}.")
+        if in_haven:
+            steps.append(f"Frodo is in a haven, so exposed costs nothing: only weary costs 1 hope, chance {p_hope} per die.")
+        else:
+            steps.append(f"Weary and exposed each cost 1 hope, so each die costs 1 hope with chance {p_hope}.")
+        if in_mordor:
+            steps.append("Frodo is in Mordor, so recall has no effect.")
+        elif not nazgul_present:
+            steps.append("No Nazgûl are present, so recall has no effect.")
+        else:
+            limit = "" if nazgul is None else f", up to the {nazgul} in Frodo's region"
+            steps.append(f"Each recall sends 1 Nazgûl to Mordor{limit}; each die shows recall with chance {p_recall}.")
+        steps.append(
+            f"Without re-rolls the hope lost follows a binomial count: P(k) = C({dice},k) x ({p_hope})^k x ({1 - p_hope})^({dice}-k)."
+        )
+        if rerolls:
+            steps.append(
+                f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on a die showing a "
+                f"hope-losing result; the new face stands and may itself be re-rolled by a later spend."
+            )
+            steps.append(f"On average {spent} re-rolls are spent.")
+    return steps
+
+
 def search_roll(
     dice,
     faces,
@@ -216,31 +247,8 @@ def search_roll(
         recall_limit = 0
     hope, recall, spent, (p_hope, p_recall, _) = _search(dice, counts, in_haven, recall_limit, rerolls)
 
-    steps = []
-    if dice == 0:
-        steps.append("No Nazgûl and no shadow troops are present, so no search dice are rolled and nothing happens.")
-    else:
-        steps.append(f"Roll {dice} search {'die' if dice == 1 else 'dice'}; the face counts used are {_face_text(counts)}.")
-        if in_haven:
-            steps.append(f"Frodo is in a haven, so exposed costs nothing: only weary costs 1 hope, chance {p_hope} per die.")
-        else:
-            steps.append(f"Weary and exposed each cost 1 hope, so each die costs 1 hope with chance {p_hope}.")
-        if in_mordor:
-            steps.append("Frodo is in Mordor, so recall has no effect.")
-        elif not nazgul_present:
-            steps.append("No Nazgûl are present, so recall has no effect.")
-        else:
-            limit = "" if nazgul is None else f", up to the {nazgul} in Frodo's region"
-            steps.append(f"Each recall sends 1 Nazgûl to Mordor{limit}; each die shows recall with chance {p_recall}.")
-        steps.append(
-            f"Without re-rolls the hope lost follows a binomial count: P(k) = C({dice},k) x ({p_hope})^k x ({1 - p_hope})^({dice}-k)."
-        )
-        if rerolls:
-            steps.append(
-                f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent one at a time on a die showing a "
-                f"hope-losing result; the new face stands and may itself be re-rolled by a later spend."
-            )
-            steps.append(f"On average {spent} re-rolls are spent.")
+    steps = _search_steps(dice, counts, in_haven, nazgul_present, in_mordor, rerolls, nazgul, p_hope, p_recall,
+                          spent)
     expected_hope = _expected(hope)
     expected_recall = _expected(recall)
     steps.append(f"Expected hope lost: {expected_hope}; chance of losing no hope: {hope[0]}.")
