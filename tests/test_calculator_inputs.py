@@ -378,6 +378,23 @@ def test_a_required_member_left_out_of_a_json_body_is_refused_by_name(client, ca
                     assert response.status_code == 200, (api.path, field.name, response.get_json())
 
 
+def test_a_post_body_reads_the_fields_the_page_declares(calculators):
+    """A member of a JSON body is the page's field (a player's record: each player's fields of the page),
+    so a blank on the page and a member left out of a body mean the same, with the same limits."""
+    for calc in calculators.values():
+        names = {field.name for field in calc.fields}
+        for api in (api for api in calc.apis if api.method == "POST"):
+            for field in api.fields:
+                if field.name in names:
+                    assert field == calc.field(field.name), (api.path, field.name)
+                    continue
+                assert isinstance(field, Records), (api.path, field.name)
+                for number in range(1, field.max_items + 1):
+                    for member in field.fields:
+                        page = calc.field(f"p{number}_{member.name}")
+                        assert member.but(name=page.name, example=page.example) == page, (api.path, page.name)
+
+
 def post_apis():
     return [pytest.param(calc.id, api.path, id=api.path) for calc in CALCULATORS.values() for api in calc.apis
             if api.method == "POST"]

@@ -61,7 +61,7 @@ ATTACKERS = Records(
                  help="Leadership counts only when an army of the same faction attacks too."),
             Boolean("is_army", "An army", default=False)))
 
-# The fields of each kind of combat, as the page's group and the endpoint's body hold them.
+# The fields of each kind of combat as the page groups them; its endpoint's body takes the same fields.
 PATH = (SHADOW_ATTACK, PATH_DEFENCE, PATH_POINTS)
 BATTLEGROUND = (OWNER, ATTACKERS, BATTLEGROUND_DEFENCE, REACTIVATED, POINTS)
 
@@ -127,12 +127,12 @@ COMBAT = Calculator(
            "random, so this is the one outcome.",
     apis=(
         Api("/api/wotr-cards/path-combat", "Resolve the combat on the active path", method="POST",
-            fields=(*PATH, DEFENDERS, ORDER),
+            fields=(SHADOW_ATTACK, PATH_DEFENCE, DEFENDERS, PATH_POINTS, ORDER),
             compute=lambda values: wotr_cards.path_combat(**values),
             result=("winner", "attack", "cancelled_by_path", "eliminated", "cycled", "uncancelled",
                     "free_peoples_points", "shadow_corruption", "order", "order_rule")),
         Api("/api/wotr-cards/battleground-combat", "Resolve the combat on one battleground", method="POST",
-            fields=(*BATTLEGROUND, DEFENDERS, ORDER),
+            fields=(OWNER, ATTACKERS, BATTLEGROUND_DEFENCE, DEFENDERS, REACTIVATED, POINTS, ORDER),
             compute=lambda values: wotr_cards.battleground_combat(**values),
             result=("winner", "winning_team", "owner", "attack", "attack_icons", "leadership_counted",
                     "leadership_ignored", "cancelled_by_battleground", "eliminated", "cycled",
