@@ -2,14 +2,13 @@
 check and the values built from it."""
 from dataclasses import dataclass
 
-from ..engines.fotf_dice import BATTLE_FACES, SEARCH_FACES
+from ..engines.fotf_dice import DIE_FACES as FOTF_DIE_FACES
+from ..engines.fotf_dice import DIE_SIDES as FOTF_DIE_SIDES
 
 # content/fotf/data/dice.yaml: how many faces of each Fate of the Fellowship die show each result.
 # The summary gives neither the counts nor the number of sides; the file's own note says it
 # assumes six-sided dice, so a die whose counts add up to anything else is a typo.
 FOTF_DICE_KEYS = {"verified": False, "note": False, "search": True, "battle": True}
-FOTF_DIE_FACES = {"search": SEARCH_FACES, "battle": BATTLE_FACES}
-FOTF_DIE_SIDES = 6
 
 
 @dataclass(frozen=True)
