@@ -11,7 +11,8 @@ every third question from tuning, batches 2 and 3 (batch-2/, batch-3/<game>.yaml
 
 Questions marked `held_out: true` are never used to tune search; the table shows them apart
 from the tuning part, batch by batch. `--misses` lists the tuning questions that
-miss the top 3, for tuning; the held-back ones are not listed.
+miss the top 3, `--tuning-failures` those whose first result does not answer them; the
+held-back ones are never listed.
 """
 from __future__ import annotations
 
@@ -74,12 +75,13 @@ class Score:
     top3: float
     mrr: float
     misses: list  # (question, ids) whose expected ids are not in the top 3
+    failures: list  # (question, ids) whose first result is not an expected id
 
 
 def measure(search, questions, filtered):
     """Score ``questions`` with ``search(text, game=..., limit=...)``, with or without each game's filter."""
     top1 = top3 = reciprocal = 0.0
-    misses = []
+    misses, failures = [], []
     for question in questions:
         results = search(question.text, game=question.game if filtered else None, limit=DEPTH)
         ids = [hit.id for hit in results.hits]
@@ -89,8 +91,10 @@ def measure(search, questions, filtered):
         reciprocal += 1 / where if where else 0.0
         if where is None or where > 3:
             misses.append((question, ids[:3]))
+        if where != 1:
+            failures.append((question, ids[:3]))
     count = len(questions) or 1
-    return Score(len(questions), top1 / count, top3 / count, reciprocal / count, misses)
+    return Score(len(questions), top1 / count, top3 / count, reciprocal / count, misses, failures)
 
 
 def parts_of(questions):
@@ -117,6 +121,8 @@ def scores(app, questions=None):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list the tuning questions missing the top 3")
+    parser.add_argument("--tuning-failures", action="store_true",
+                        help="list the tuning questions whose first result does not answer them")
     args = parser.parse_args(argv)
 
     from webapp import create_app
@@ -149,11 +155,13 @@ def main(argv=None):
             with_filter, without = measure(search, chosen, True), measure(search, chosen, False)
             print(f"{game:12} {len(chosen):9} {with_filter.top1:10.1%} {with_filter.top3:10.1%} "
                   f"{without.top1:13.1%} {without.top3:13.1%}")
-    if args.misses:
+    listed = [(what, attribute) for what, attribute, asked in (
+        ("missing the top 3", "misses", args.misses), ("not answered first", "failures", args.tuning_failures)) if asked]
+    for what, attribute in listed:
         for filtered in (True, False):
             print()
-            print(f"Tuning questions missing the top 3, {'with' if filtered else 'without'} the game filter:")
-            for question, ids in table[("tuning", filtered)].misses:
+            print(f"Tuning questions {what}, {'with' if filtered else 'without'} the game filter:")
+            for question, ids in getattr(table[("tuning", filtered)], attribute):
                 print(f"  {question.game}: {question.text!r} expects {', '.join(question.expect)}; got {', '.join(ids) or 'nothing'}")
 
 

@@ -369,6 +369,9 @@ def test_an_abbreviation_players_type_is_neither_corrected_nor_lost(app):
 
 @pytest.mark.parametrize("text, game, before, after", [
     ("can i retreat", "wotr", "wotr:retreat", "wotr:besieged-cannot-retreat"),
+    # an exception under the rule's list of exceptions, in the player's words for the rule
+    ("can my army run away", "wotr", "wotr:retreat", "wotr:besieged-cannot-retreat"),
+    ("can my army run away", None, "wotr:retreat", "wotr:besieged-cannot-retreat"),
     ("hero turn steps", "meq", "meq:hero-turn", "meq:two-player-second-turn"),
     ("hero rally step", "meq", "meq:hero-rally", "meq:two-player-second-turn"),
     ("when is the free council called", "meccg", "meccg:council-called", "meccg:end-call-council"),

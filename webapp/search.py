@@ -700,18 +700,36 @@ class SearchIndex:
 
         ranked = sorted(score, key=key, reverse=True)
         # the rule before its exceptions: an entry whose title adds what the query does not ask
-        # ("A besieged Army cannot retreat") comes after its parent when that answers as fully
+        # ("A besieged Army cannot retreat") comes after the rule it sits in (its parent, or that
+        # parent's rule) when that answers as fully, or when the query says all of that rule's title
+        # (a phase that the query names still comes after the step that answers it)
         place = {docnum: i for i, docnum in enumerate(ranked[:LIMIT_MAX])}
-        moved = [docnum for docnum in sorted(place) if place.get(self.parent[docnum], -1) > place[docnum]
-                 and matched[self.parent[docnum]] | matched[docnum] == matched[self.parent[docnum]]
-                 and coverage[self.parent[docnum]] >= PARENT_SHARE * coverage[docnum]
-                 and self.title_words[docnum] - words - self.title_words[self.parent[docnum]]]
-        if moved:  # parents are numbered before their children, so a child follows its moved parent
+        # the rules' words the vocabulary gave for the player's ("run away": retreat) say titles too
+        spoken = words | self._title_words(s for group in plan.groups if isinstance(group.meaning, tuple)
+                                           for rules in group.meaning[1] for s in stems(rules))
+        rule_of = {}
+        for docnum in sorted(place):
+            for rule in self.ancestors(docnum):
+                if (place.get(rule, -1) > place[docnum] and matched[rule] | matched[docnum] == matched[rule]
+                        and (coverage[rule] >= PARENT_SHARE * coverage[docnum] 
+                             or kind_of[rule] == "rule" and self.title_words[rule] <= spoken)
+                        and self.title_words[docnum] - words - self.title_words[rule]):
+                    rule_of[docnum] = rule
+                    break
+        if rule_of:  # parents are numbered before their children, so a child follows its moved parent
             keys = {docnum: key(docnum) for docnum in place}
-            for docnum in moved:
-                keys[docnum] = keys[self.parent[docnum]][:2] + (keys[self.parent[docnum]][2] - 1e-9, -docnum)
+            for docnum, rule in rule_of.items():
+                keys[docnum] = keys[rule][:2] + (keys[rule][2] - 1e-9, -docnum)
             ranked[:LIMIT_MAX] = sorted(place, key=keys.__getitem__, reverse=True)
         return ranked, self._marked_stems(group.query for group, _ in groups)
+
+    def ancestors(self, docnum):
+        """The entries an entry sits in, nearest first: the phase of a step, the rule of an exception."""
+        found = []
+        while self.parent[docnum] is not None:
+            docnum = self.parent[docnum]
+            found.append(docnum)
+        return found
 
     def _title_words(self, words):
         """The words that make a title, as a query asks for it: no little words, numbers, "step" or 's."""
