@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from webapp.calculators import CALCULATORS
 from webapp.calculators.fields import BOOLEAN_WORDS
 from webapp.calculators.plans import EDITS
+from webapp.search_input import MAX_QUERY_CHARS
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GET_PATHS = ["/api/search"] + [api.path for calc in CALCULATORS.values() for api in calc.apis if api.method == "GET"]
@@ -374,6 +375,12 @@ def check_search(client, text, game=None):
     if not text.strip():
         assert response.status_code == 400
         assert response.get_json() == {"error": "q: required, the words to search for"}
+        return
+    if len(text) > MAX_QUERY_CHARS:
+        assert response.status_code == 400
+        assert response.get_json()["error"].startswith(f"q: at most {MAX_QUERY_CHARS} characters")
+        page = client.get("/search", query_string=query)
+        assert page.status_code == 200 and 'id="e-q"' in page.get_data(as_text=True)
         return
     assert response.status_code == 200, response.get_data(as_text=True)[:300]
     body = response.get_json()

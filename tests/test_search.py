@@ -173,10 +173,10 @@ def test_held_scores_rank_exactly_as_whoosh_ranks(app):
     asked = list(questions_asked())
     assert len(asked) >= 600
     for text, game in asked:
-        for group in held.parse(text, game).groups:
-            fast, whoosh = held.scores(group.query, game), plain.scores(group.query, game)
-            assert fast.keys() == whoosh.keys(), (text, game, group.typed)
-            assert all(abs(fast[d] - whoosh[d]) <= 1e-9 * max(1.0, whoosh[d]) for d in fast), (text, game, group.typed)
+        for part in held.parse(text, game).parts:
+            fast, whoosh = held.scores(part.query, game), plain.scores(part.query, game)
+            assert fast.keys() == whoosh.keys(), (text, game, part.typed)
+            assert all(abs(fast[d] - whoosh[d]) <= 1e-9 * max(1.0, whoosh[d]) for d in fast), (text, game, part.typed)
         ids = [[hit.id for hit in index._search(text, game, 10).hits] for index in (held, plain)]
         assert ids[0] == ids[1], (text, game)
 
@@ -387,3 +387,50 @@ def test_a_signed_number_is_a_modifier(app):
     results = top(app, "stay untapped -3 to strike", "meccg")
     assert [(r.typed, r.rules) for r in results.rewrites] == [("minus", ("modifier",))]
     assert {"meccg:strike-tap-or-penalty", "meccg:prowess-modifiers"} & {hit.id for hit in results.hits}
+
+
+def test_a_query_over_the_length_limit_is_refused_by_name(client):
+    response = client.get("/api/search", query_string={"q": "retreat " * 25 + "x"})
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "q: at most 200 characters (this has 201)"}
+    assert client.get("/api/search", query_string={"q": ("retreat " * 25)[:200]}).status_code == 200
+
+
+def test_the_search_page_says_beside_the_box_that_a_query_is_too_long_and_keeps_it(client):
+    typed = "<b>retreat</b> " * 14
+    html = client.get("/search", query_string={"q": typed}).get_data(as_text=True)
+    assert 'aria-invalid="true" aria-describedby="e-q"' in html
+    assert '<p class="field-error" id="e-q" role="alert">Words to find: at most 200 characters (this has 210)</p>' in html
+    assert 'value="&lt;b&gt;retreat&lt;/b&gt; ' in html and "<b>retreat</b>" not in html
+    assert 'class="results"' not in html
+
+
+@pytest.mark.parametrize("query, field", [({"q": "hope", "game": "narnia"}, "game"), ({"q": "hope", "limit": "0"}, "limit")])
+def test_the_page_and_the_api_read_the_search_alike(client, query, field):
+    api = client.get("/api/search", query_string=query)
+    page = client.get("/search", query_string=query).get_data(as_text=True)
+    message = api.get_json()["error"]
+    assert api.status_code == 400 and message.startswith(f"{field}: ")
+    assert f'id="e-{field}" role="alert">' in page and message.partition(": ")[2] in page
+
+
+def test_queries_that_differ_in_case_or_spacing_share_one_cached_answer(app):
+    with app.app_context():
+        index = get_search_index()
+        first = search("Can my army  RUN away", "wotr")
+        before = index._answers.cache_info()
+        second = search("  can my army run away", "wotr")
+        after = index._answers.cache_info()
+    assert after.hits == before.hits + 1 and after.currsize == before.currsize
+    assert [hit.id for hit in first.hits] == [hit.id for hit in second.hits]
+    assert (first.query, second.query) == ("Can my army  RUN away", "  can my army run away")
+    assert after.maxsize is not None
+
+
+@pytest.mark.parametrize("text, definition", [
+    ("what's a haven", True), ("whats a haven", True), ("what is a haven", True), ("define haven", True),
+    ("whatever haven", False), ("haven", False),
+])
+def test_the_vocabulary_says_which_questions_ask_what_a_term_means(app, text, definition):
+    with app.app_context():
+        assert get_search_index().parse(text, "meccg").definition is definition

@@ -5,7 +5,7 @@ content and the calculators: under 700 small documents, so nothing is written to
 every worker answers from its own copy (gunicorn --preload builds it once, before the fork).
 
 Players ask questions, not titles, so a query is read the way a player means it:
-- each meaningful word or phrase is one group; entries that match every group come first,
+- each meaningful word or phrase is one part; entries that match every part come first,
   topped up by those that match most of them (rarer words count for more), so an extra word
   never empties or derails the answer; filler and question words are dropped;
 - the player vocabulary (content/vocabulary.yaml) adds the rules' words for the players'
@@ -28,7 +28,7 @@ import bisect
 import math
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from flask import current_app
@@ -38,20 +38,15 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from .search_documents import calculators_of, documents
-from .search_results import Hit, Results, Rewrite
+from .search_input import LIMIT_MAX, MAX_QUERY_CHARS
+from .search_results import Hit, PlayerWords, Results
 from .snippets import snippet
 from .spelling import Speller
-from .vocabulary import MAX_NAME_WORDS, WORD, fold, game_names, words_of
+from .vocabulary import MAX_NAME_WORDS, MAX_PHRASE_WORDS, WORD, fold, game_names, words_of
 
-MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
 MAX_FUZZY_CANDIDATES = 3
-MAX_PHRASE_WORDS = 4
 CACHE_SIZE = 512
-LIMIT_MAX = 50
-NUMBERS = dict(zip("one two three four five six seven eight nine ten".split(), map(str, range(1, 11))))
-# "what is X", "what does X mean", "define X": a question about one term, answered by the glossary
-DEFINITION = re.compile(r"^\s*(?:what\s*(?:'s|s|is|are|does)|define|definition of|meaning of)\b")
 # How much a kind of entry counts: a lone term wants its definition, a question the rule that
 # answers it; a calculator lists first when asked for (odds, score) and after its rules otherwise
 TERM_FACTOR_LONE, TERM_FACTOR_QUESTION = 1.3, 0.6
@@ -131,6 +126,19 @@ SCHEMA = Schema(
 TEXT_FIELDS = ("title", "aliases", "body", "context")
 
 
+def opening_pattern(phrases):
+    """A pattern for a text that begins with one of ``phrases``, its words run together or apart
+    by spaces or an apostrophe ("what s": what's, whats, what s); none, a pattern that never matches."""
+    alternatives = "|".join(r"[\s'’]*".join(map(re.escape, phrase.split())) for phrase in phrases)
+    return re.compile(rf"^\s*(?:{alternatives})\b" if phrases else r"(?!)")
+
+
+def normalised(text):
+    """A query as search reads it, case and runs of spaces folded: what its answers are cached under.
+    A space at the end stays (the last word is finished, not a prefix still being typed)."""
+    return re.sub(r"\s+", " ", text.lower()).lstrip()
+
+
 def signs_spelled(text):
     """"+1" and "-2" as players mean them: plus 1, minus 2 (a modifier, not just a number)."""
     return re.sub(r"(?<!\w)[-−](?=\d)", " minus ", re.sub(r"(?<!\w)\+(?=\d)", " plus ", text))
@@ -173,19 +181,21 @@ def concepts_in(text, table):
 
 
 @dataclass
-class Group:
+class QueryPart:
     """One meaningful word or phrase of a query, and the Whoosh query that finds it."""
 
     typed: str
     query: wq.Query
     term: bool = False  # a glossary term or alias, or one plain word: a lone one asks for a definition
-    meaning: object = None  # groups that mean the same (two player phrases for one rule word) count once
+    meaning: object = None  # parts that mean the same (two player phrases for one rule word) count once
     key: str = ""  # the stems of the words it stands for
 
 
 @dataclass
-class Plan:
-    groups: list = field(default_factory=list)
+class QueryReading:
+    """How search reads a query: its parts, and what its words say besides."""
+
+    parts: list = field(default_factory=list)
     corrected: bool = False
     rewrites: list = field(default_factory=list)
     definition: bool = False  # "what is ...": the glossary answers
@@ -352,6 +362,10 @@ class SearchIndex:
                 self.group_stems.setdefault(group, set()).update(phrase.split())
         vocabulary = library.vocabulary
         self.filler = vocabulary.filler if vocabulary else frozenset()
+        # "two" and "2" are one number; "what is X", "define X": a question about one term, for the glossary
+        self.numbers = {word: str(n) for n, word in enumerate(vocabulary.numbers if vocabulary else (), 1)}
+        self.number_words = {number: word for word, number in self.numbers.items()}
+        self.definition = opening_pattern(vocabulary.definition if vocabulary else ())
         self.rewrites = {}  # stemmed player phrase -> {game: rules phrases}
         player_words, player_pairs = set(), set()  # words players use alone, and pairs they use together
         for game in library.games:
@@ -366,7 +380,8 @@ class SearchIndex:
                 if len(words) == 1:
                     player_words.update((phrase, key))
         # the words players ask a calculator with ("odds", "who is ahead"): such a query wants it
-        self.calculator_keys = {"calcul": frozenset(self.calculator_rules)}
+        self.calculator_keys = {" ".join(stems(word)): frozenset(self.calculator_rules)
+                                for word in (vocabulary.any_calculator if vocabulary else ())}
         for calculator in calculators_of(library):
             docnum = docnums[f"{calculator.game}:calc/{calculator.slug}"]
             for phrase in (vocabulary.calculators.get(calculator.id, ()) if vocabulary else ()):
@@ -397,8 +412,15 @@ class SearchIndex:
         self.speller = Speller(self.counts, frozenset(names), frozenset(bigrams), self.filler,
                                frozenset(player_words), frozenset(player_pairs), lambda word: " ".join(stems(word)))
         self.sorted_words = sorted(self.counts)
-        self.search = lru_cache(maxsize=CACHE_SIZE)(self._search)
+        self._answers = lru_cache(maxsize=CACHE_SIZE)(self._search)
         self._completions = lru_cache(maxsize=4096)(self._completions)
+
+    def search(self, text, game=None, limit=10, fuzzy=True):
+        """The rules that answer ``text``, best first; queries that differ only in case or spacing
+        share one cached answer, which says the query as this one typed it."""
+        typed = (text or "")[:MAX_QUERY_CHARS].replace("\x00", " ")
+        results = self._answers(normalised(typed), game, limit, fuzzy)
+        return results if results.query == typed else replace(results, query=typed)
 
     # evaluating
 
@@ -454,8 +476,8 @@ class SearchIndex:
         if len(token) <= 2 and token in self.concepts and word not in self.abbreviations:
             return None  # "dies" is not "DI"
         alternatives = [self._term_query(token)]
-        if word in NUMBERS or word in NUMBERS.values():
-            other = NUMBERS.get(word) or next(k for k, v in NUMBERS.items() if v == word)
+        if word in self.numbers or word in self.number_words:
+            other = self.numbers.get(word) or self.number_words[word]
             alternatives.append(self._term_query(other))
         if unfinished:
             alternatives += [self._term_query(c, boost=0.6) for c in self._completions(word) if c != token]
@@ -499,20 +521,20 @@ class SearchIndex:
         return kept, (named.pop() if len(named) == 1 else None)
 
     def parse(self, text, game=None, fuzzy=True):
-        """The plan for a typed query: its groups, corrections and rewrites."""
-        plan = Plan(definition=bool(DEFINITION.match(fold(text))))
+        """How search reads a typed query: its parts, corrections and rewrites."""
+        reading = QueryReading(definition=bool(self.definition.match(fold(text))))
         for phrase in re.findall(r'"([^"]*)"', text):
             key = stems(phrase)
             if key:
-                plan.groups.append(Group(typed=phrase, query=self._phrase_query(key)))
+                reading.parts.append(QueryPart(typed=phrase, query=self._phrase_query(key)))
         rest = signs_spelled(re.sub(r'"[^"]*"', " ", text).replace('"', " "))
         # apostrophes dropped: "doesn't" is the filler word doesnt, "player's" the word players
         words = [fold(w).replace("'", "").replace("’", "") for w in WORD.findall(rest)][:MAX_QUERY_WORDS * 2]
         unfinished = bool(words) and not text.endswith((" ", '"'))
         typed = len(words)
-        words, plan.game = self._named_game(words)
+        words, reading.game = self._named_game(words)
         unfinished = unfinished and len(words) == typed
-        game = game or plan.game
+        game = game or reading.game
         # "bonuses" is the rules' "bonus", whatever the stemmer makes of the two
         words = [self.speller.singular(word) or word for word in words]
         alternatives = {}
@@ -520,45 +542,45 @@ class SearchIndex:
             words, alternatives = self.speller.correct(
                 words, keep=lambda i, word: unfinished and i == len(words) - 1 and bool(self._completions(word)),
                 alternatives=MAX_FUZZY_CANDIDATES)
-            plan.corrected = bool(alternatives)
+            reading.corrected = bool(alternatives)
         word_stems = [stems(word) for word in words]
-        plan.words = frozenset(words)
-        plan.calculators = frozenset().union(*(
+        reading.words = frozenset(words)
+        reading.calculators = frozenset().union(*(
             self.calculator_keys.get(" ".join(s for one in word_stems[i:i + n] for s in one), ())
             for i in range(len(words)) for n in range(1, MAX_PHRASE_WORDS + 1)))
         meaningful = [w for w in words if w not in self.filler] or words
         keep_filler = len(meaningful) == len(words)
         i = 0
-        while i < len(words) and len(plan.groups) < MAX_QUERY_WORDS:
+        while i < len(words) and len(reading.parts) < MAX_QUERY_WORDS:
             found = self._match_phrase(word_stems, i, game, words[i], alternatives)
             if found:
-                n, group, rewrite = found
-                if group.meaning not in {g.meaning for g in plan.groups}:
-                    plan.groups.append(group)
+                n, part, rewrite = found
+                if part.meaning not in {g.meaning for g in reading.parts}:
+                    reading.parts.append(part)
                     if rewrite:
-                        plan.rewrites.append(rewrite)
+                        reading.rewrites.append(rewrite)
                 i += n
                 continue
             word = words[i]
             i += 1
             if word in self.filler and not keep_filler:
-                plan.question = True
+                reading.question = True
                 continue
             if i - 1 in alternatives:
                 choices = [self._word_query(w, False) for w in alternatives[i - 1]]
                 choices = [_boosted([q], 0.8 ** n) for n, q in enumerate(choices) if q is not None]
                 if choices:
-                    plan.groups.append(Group(typed=word, query=wq.Or(choices), term=True, meaning=word,
+                    reading.parts.append(QueryPart(typed=word, query=wq.Or(choices), term=True, meaning=word,
                                              key=" ".join(stems(words[i - 1]))))
                 continue
             query = self._word_query(word, unfinished and i == len(words))
-            meaning = NUMBERS.get(word, word)  # "two" and "2" are one number
-            if query is not None and meaning not in {g.meaning for g in plan.groups}:
-                plan.groups.append(Group(typed=word, query=query, term=True, meaning=meaning, key=" ".join(stems(word))))
-        return plan
+            meaning = self.numbers.get(word, word)  # "two" and "2" are one number
+            if query is not None and meaning not in {g.meaning for g in reading.parts}:
+                reading.parts.append(QueryPart(typed=word, query=query, term=True, meaning=meaning, key=" ".join(stems(word))))
+        return reading
 
     def _match_phrase(self, word_stems, i, game, typed, corrected):
-        """The longest glossary or player phrase starting at word i: (words, group, rewrite) or None.
+        """The longest glossary or player phrase starting at word i: (words, part, rewrite) or None.
 
         In each game a phrase means its glossary term if the game has one, else the rules'
         words the player vocabulary gives for it; the typed words themselves always count too.
@@ -595,56 +617,56 @@ class SearchIndex:
                     expansion = wq.Require(expansion, where[0] if len(where) == 1 else wq.Or(where))
                 alternatives.append(expansion)
             rules = tuple(dict.fromkeys(r for rs in by_rules for r in rs))
-            group = Group(typed=key, query=wq.Or(alternatives), term=not rules, meaning=(tuple(concepts), rules),
+            part = QueryPart(typed=key, query=wq.Or(alternatives), term=not rules, meaning=(tuple(concepts), rules),
                           key=key)
-            return n, group, ((key, rewrites) if rewrites else None)
+            return n, part, ((key, rewrites) if rewrites else None)
         return None
 
     # ranking
 
     def _search(self, text, game=None, limit=10, fuzzy=True):
         text = (text or "")[:MAX_QUERY_CHARS].replace("\x00", " ")
-        plan = self.parse(text, game=game, fuzzy=fuzzy)
-        game = game or plan.game
-        ranked, marked = self.rank(plan, game)
+        reading = self.parse(text, game=game, fuzzy=fuzzy)
+        game = game or reading.game
+        ranked, marked = self.rank(reading, game)
         hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
-        suggestion = self.suggest(text) if (plan.corrected or not hits) else None
+        suggestion = self.suggest(text) if (reading.corrected or not hits) else None
         if suggestion and not hits and not self.rank(self.parse(suggestion, game, fuzzy=False), game)[0]:
             suggestion = None  # offer only a correction that finds something
         # the rewrites behind the first answer, in its game's words
         shown = self.stored[ranked[0]]["game"] if ranked else None
-        rewrites = tuple(Rewrite(typed=self._typed(text, key), rules=by_game[shown])
-                         for key, by_game in plan.rewrites if shown in by_game)
+        rewrites = tuple(PlayerWords(typed=self._typed(text, key), rules=by_game[shown])
+                         for key, by_game in reading.rewrites if shown in by_game)
         return Results(query=text, total=len(ranked), hits=hits, suggestion=suggestion,
-                       corrected=plan.corrected, rewrites=rewrites)
+                       corrected=reading.corrected, rewrites=rewrites)
 
-    def rank(self, plan, game=None):
-        """(docnums best first, stems to mark in snippets) for a plan."""
+    def rank(self, reading, game=None):
+        """(docnums best first, stems to mark in snippets) for a reading."""
         allowed = self.game_docs.get(game, set()) if game else None
-        groups = []
-        for group in plan.groups:
-            found = self.scores(group.query, game)
-            if found and plan.calculators:
+        parts = []
+        for part in reading.parts:
+            found = self.scores(part.query, game)
+            if found and reading.calculators:
                 found = dict(found)
                 for calculator, rules in self.calculator_rules.items():
-                    if calculator in plan.calculators and (allowed is None or calculator in allowed):
+                    if calculator in reading.calculators and (allowed is None or calculator in allowed):
                         inherited = max((found.get(rule, 0.0) for rule in rules), default=0.0)
                         if inherited > found.get(calculator, 0.0):
                             found[calculator] = inherited
             if found:
-                groups.append((group, found))
-        if not groups:
+                parts.append((part, found))
+        if not parts:
             return [], {}
         population = len(allowed) if allowed is not None else len(self.stored)
-        weights = [math.log(1 + population / len(found)) ** RARITY * (NUMBER_WEIGHT if g.meaning in NUMBERS.values() else 1)
-                   for g, found in groups]  # rare words say more
+        weights = [math.log(1 + population / len(found)) ** RARITY * (NUMBER_WEIGHT if g.meaning in self.number_words else 1)
+                   for g, found in parts]  # rare words say more
         total_weight = sum(weights)
-        lone = plan.definition or (len(groups) == 1 and not plan.question)
+        lone = reading.definition or (len(parts) == 1 and not reading.question)
         coverage, score, fit, matched = {}, {}, {}, {}
         game_of = self.doc_game
-        for bit, (weight, (_, found)) in enumerate(zip(weights, groups)):
+        for bit, (weight, (_, found)) in enumerate(zip(weights, parts)):
             share = weight / total_weight
-            best_in = {}  # each game's best match for this group
+            best_in = {}  # each game's best match for this part
             for docnum, value in found.items():
                 if value > best_in.get(game_of[docnum], 0.0):
                     best_in[game_of[docnum]] = value
@@ -652,7 +674,7 @@ class SearchIndex:
             for docnum, value in found.items():
                 credit = value * scale[game_of[docnum]]
                 coverage[docnum] = coverage.get(docnum, 0.0) + (credit if credit < share else share)
-                matched[docnum] = matched.get(docnum, 0) | 1 << bit  # which groups it matches
+                matched[docnum] = matched.get(docnum, 0) | 1 << bit  # which parts it matches
                 score[docnum] = score.get(docnum, 0.0) + value
             best = max(best_in.values())
             for g, value in best_in.items():  # how well each game answers this part of the question
@@ -660,22 +682,22 @@ class SearchIndex:
         if game is not None:
             fit = {}
         factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION, "calculator": CALCULATOR_FACTOR_NOT_ASKED,
-                  "section": SECTION_FACTOR_QUESTION if plan.question else 1.0}
+                  "section": SECTION_FACTOR_QUESTION if reading.question else 1.0}
         best = max(score.values())
 
         # a lone term, or "what is" one, is answered by the glossary entry it names (or, for a
         # player's word, the entry of the rules' word for it: "epidemic" is Skies Darken)
         named = set()
-        if lone and len(groups) == 1:
-            group = groups[0][0]
-            rules = group.meaning[1] if isinstance(group.meaning, tuple) else ()
-            for key in (group.key, *(" ".join(stems(r)) for r in rules)):
+        if lone and len(parts) == 1:
+            part = parts[0][0]
+            rules = part.meaning[1] if isinstance(part.meaning, tuple) else ()
+            for key in (part.key, *(" ".join(stems(r)) for r in rules)):
                 named |= self.named_terms.get(key, set())
         # a query whose words are a title asks for that entry; a question's lone word, or a
         # question about a glossary term, still wants the rule that answers it
-        asked = [s for group in plan.groups for s in group.key.split()]
+        asked = [s for part in reading.parts for s in part.key.split()]
         titled = self.titles.get(self._title_words(asked), set()) if lone or len(set(asked)) > 1 else set()
-        kind_of, asked_for, words = self.doc_kind, plan.calculators, self._title_words(asked)
+        kind_of, asked_for, words = self.doc_kind, reading.calculators, self._title_words(asked)
         # a title the query says all of moves up by how much of the query it is: "fellowship action
         # in solo" says more of Fellowship (solo) than of Fellowship
         said = {}
@@ -683,13 +705,13 @@ class SearchIndex:
             for docnum in self.titles_with.get(word, ()):
                 said[docnum] = said.get(docnum, 0) + 1
         said = {docnum: TITLE_SAID * n / len(words) for docnum, n in said.items() if n == len(self.title_words[docnum])
-                and not (plan.question and kind_of[docnum] == "term")}
-        if plan.question:
+                and not (reading.question and kind_of[docnum] == "term")}
+        if reading.question:
             titled = {docnum for docnum in titled if kind_of[docnum] != "term"}
 
         # of two titles the query names, the one in its very words first: "when is the council called"
-        titled = {docnum: 1 + len(plan.words & self.title_said[docnum]) for docnum in titled}
-        every = (1 << len(groups)) - 1
+        titled = {docnum: 1 + len(reading.words & self.title_said[docnum]) for docnum in titled}
+        every = (1 << len(parts)) - 1
 
         def key(docnum):
             share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0) + said.get(docnum, 0.0)
@@ -705,8 +727,8 @@ class SearchIndex:
         # (a phase that the query names still comes after the step that answers it)
         place = {docnum: i for i, docnum in enumerate(ranked[:LIMIT_MAX])}
         # the rules' words the vocabulary gave for the player's ("run away": retreat) say titles too
-        spoken = words | self._title_words(s for group in plan.groups if isinstance(group.meaning, tuple)
-                                           for rules in group.meaning[1] for s in stems(rules))
+        spoken = words | self._title_words(s for part in reading.parts if isinstance(part.meaning, tuple)
+                                           for rules in part.meaning[1] for s in stems(rules))
         rule_of = {}
         for docnum in sorted(place):
             for rule in self.ancestors(docnum):
@@ -721,7 +743,7 @@ class SearchIndex:
             for docnum, rule in rule_of.items():
                 keys[docnum] = keys[rule][:2] + (keys[rule][2] - 1e-9, -docnum)
             ranked[:LIMIT_MAX] = sorted(place, key=keys.__getitem__, reverse=True)
-        return ranked, self._marked_stems(group.query for group, _ in groups)
+        return ranked, self._marked_stems(part.query for part, _ in parts)
 
     def ancestors(self, docnum):
         """The entries an entry sits in, nearest first: the phase of a step, the rule of an exception."""

@@ -25,7 +25,9 @@ class Hit:
 
 
 @dataclass(frozen=True)
-class Rewrite:
+class PlayerWords:
+    """Words a player typed, and the rules' words the vocabulary searched for them as well."""
+
     typed: str  # the player's words
     rules: tuple  # the rules' words searched for as well
 

@@ -55,8 +55,8 @@ class Speller:
         what, "hte": the), or None: a wrong letter is a rules word more likely ("cad": card)."""
         if len(word) > 3:
             return None
-        slips = [f for deletion in _deletions(word, 1) for f in self.filler_deletions.get(deletion, ())
-                 if (len(f) == len(word) + 1 or sorted(f) == sorted(word)) and edit_distance(word, f, 1) <= 1]
+        slips = [little for deletion in _deletions(word, 1) for little in self.filler_deletions.get(deletion, ())
+                 if (len(little) == len(word) + 1 or sorted(little) == sorted(word)) and edit_distance(word, little, 1) <= 1]
         return min(slips, default=None)
 
     def close_words(self, word, neighbours=(None, None)):
@@ -126,17 +126,19 @@ def _deletions(word, depth):
     return found
 
 
-def edit_distance(a, b, limit):
-    """Levenshtein distance with transpositions, giving up above ``limit``."""
-    previous = list(range(len(b) + 1))
+def edit_distance(typed, candidate, limit):
+    """Levenshtein distance from ``typed`` to ``candidate``, a swap of two neighbouring letters
+    counting as one edit; gives up (``limit`` + 1) once it is sure to exceed ``limit``."""
+    previous = list(range(len(candidate) + 1))
     before = None
-    for i, ca in enumerate(a, 1):
+    for i, typed_letter in enumerate(typed, 1):
         current = [i]
         row_min = i
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
+        for j, candidate_letter in enumerate(candidate, 1):
+            cost = 0 if typed_letter == candidate_letter else 1
             value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+            if (before is not None and i > 1 and j > 1 and typed_letter == candidate[j - 2]
+                    and typed[i - 2] == candidate_letter):
                 value = min(value, before[j - 2] + 1)
             current.append(value)
             row_min = min(row_min, value)

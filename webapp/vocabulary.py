@@ -35,7 +35,7 @@ def words_of(text: str) -> list:
 
 
 @dataclass(frozen=True)
-class Rewrite:
+class VocabularyEntry:
     players: tuple  # folded phrases players say
     rules: tuple  # the rules' words for the same thing
 
@@ -43,9 +43,12 @@ class Rewrite:
 @dataclass
 class Vocabulary:
     filler: frozenset = frozenset()  # words that carry no meaning in a question ("how", "actually")
+    numbers: tuple = ()  # the number words from one up, in order ("two" is 2)
+    definition: tuple = ()  # phrases that begin a question about what one term means ("what is")
+    any_calculator: tuple = ()  # words that ask for a calculator, whichever it is
     calculators: dict = field(default_factory=dict)  # calculator id -> phrases players ask it with
     games: dict = field(default_factory=dict)  # game id -> the names players call the game by
-    rewrites: dict = field(default_factory=dict)  # None (shared) or game id -> tuple of Rewrite
+    rewrites: dict = field(default_factory=dict)  # None (shared) or game id -> tuple of VocabularyEntry
     found_in: dict = field(default_factory=dict)  # rules phrase -> the games whose rules use it
 
     def for_game(self, game_id):
@@ -135,7 +138,7 @@ class _Checker:
                 elif self.filler and set(phrase.split()) <= self.filler:
                     self.problem(f"{at}.rules[{j}]", f"'{phrase}' is only filler words, which search drops")
             if players and rules:
-                found.append(Rewrite(players=players, rules=rules))
+                found.append(VocabularyEntry(players=players, rules=rules))
         return tuple(found)
 
     def calculators(self, value):
@@ -183,13 +186,17 @@ class _Checker:
         if not isinstance(data, dict):
             self.problem("", "must be a mapping of keys to values")
             return Vocabulary()
-        allowed = ("filler", "calculators", "shared", *self.library.games, "games")
+        allowed = ("filler", "numbers", "definition", "any-calculator", "calculators", "shared", *self.library.games,
+                   "games")
         for key in data:
             if key not in allowed:
                 self.problem(str(key), f"unknown key (allowed: {', '.join(allowed)})")
         self.filler = frozenset(self.phrases("filler", data.get("filler"), single_words=True))
         vocabulary = Vocabulary(
             filler=self.filler,
+            numbers=self.phrases("numbers", data["numbers"], single_words=True) if "numbers" in data else (),
+            definition=self.phrases("definition", data["definition"]) if "definition" in data else (),
+            any_calculator=self.phrases("any-calculator", data["any-calculator"]) if "any-calculator" in data else (),
             calculators=self.calculators(data.get("calculators", {})),
             games=self.games(data.get("games", {})),
         )

@@ -4,7 +4,7 @@ from flask import jsonify
 from ..calculators.fields import REQUIRED, describe, object_schema
 from ..calculators.views import get_calculators
 from ..content import GAME_IDS
-from ..search import LIMIT_MAX
+from ..search_input import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
 from . import bp
 
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -31,9 +31,9 @@ def search_operation():
             "operationId": "search",
             "parameters": [
                 {"name": "q", "in": "query", "required": True,
-                 "schema": {"type": "string", "minLength": 1, "maxLength": 10000, "pattern": r"\S"}},
+                 "schema": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "pattern": r"\S"}},
                 {"name": "game", "in": "query", "schema": {"type": "string", "enum": list(GAME_IDS)}},
-                {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX, "default": 10}},
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX, "default": API_LIMIT}},
             ],
             "responses": {
                 "200": {"description": "Matching rules, best first",

@@ -1,13 +1,12 @@
 from flask import abort, current_app, jsonify, redirect, render_template, request, url_for
 
-from ..content import GAME_IDS
 from ..content_store import cached_page, get_game_or_404, get_library
 from ..errors import ParameterError
 from ..search import search
+from ..search_input import PAGE_LIMIT, SearchInputError, read_search_input
 from . import bp
 from .glossary import by_letter
 
-SEARCH_PAGE_LIMIT = 20
 GLOSSARY_VIEWS = {"a-z": "A–Z", "topics": "By topic"}  # ?view= and what the page calls it
 HEALTH_QUERY = "combat"  # a word the rules of several games use: a working search finds it
 
@@ -20,14 +19,13 @@ def home():
 
 @bp.route("/search")
 def search_page():
-    text = request.args.get("q", "").strip()
-    game = request.args.get("game", "").strip()
-    error = None
-    if game and game not in GAME_IDS:
-        error = f"Unknown game '{game}'. Choose one of: {', '.join(GAME_IDS)}."
-        game = ""
-    results = search(text, game=game or None, limit=SEARCH_PAGE_LIMIT) if text else None
-    return render_template("search.html", q=text, game=game, results=results, error=error,
+    try:
+        asked, problem = read_search_input(request.args, default_limit=PAGE_LIMIT, required=False), None
+    except SearchInputError as error:
+        asked, problem = error.typed, error
+    results = search(asked.text, game=asked.game, limit=asked.limit) if asked.text.strip() and not problem else None
+    game = "" if problem and problem.field == "game" else asked.game or ""  # an unknown game is only in its message
+    return render_template("search.html", q=asked.text, game=game, results=results, problem=problem,
                            games=get_library().games.values())
 
 

@@ -1,0 +1,53 @@
+"""What a search is asked: its words (q), its game (game) and how many answers (limit), read from
+a request's query string one way for the search page and the API alike."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .content import GAME_IDS
+from .errors import ParameterError
+
+MAX_QUERY_CHARS = 200
+LIMIT_MAX = 50
+API_LIMIT, PAGE_LIMIT = 10, 20  # answers when a request does not say how many
+
+
+@dataclass(frozen=True)
+class SearchInput:
+    text: str  # as typed; "" on a search page opened without words
+    game: str | None  # None: every game
+    limit: int  # how many answers, 1 to LIMIT_MAX
+
+
+class SearchInputError(ParameterError):
+    """A search parameter with a value search does not take: ``field`` names it, ``allowed`` says
+    what it takes, and ``typed`` keeps what was asked so that a page can show it again."""
+
+    def __init__(self, field, allowed, typed):
+        super().__init__(f"{field}: {allowed}")
+        self.field = field
+        self.allowed = allowed
+        self.typed = typed
+
+
+def read_search_input(args, default_limit, required=True) -> SearchInput:
+    """The search asked for by query-string ``args``; raise SearchInputError naming the first
+    parameter at fault. Without ``required``, no words is a search page not yet asked anything."""
+    text = args.get("q", "")
+    game = args.get("game") or None
+    typed = SearchInput(text=text, game=game, limit=default_limit)
+    if not text.strip() and required:
+        raise SearchInputError("q", "required, the words to search for", typed)
+    if len(text) > MAX_QUERY_CHARS:
+        raise SearchInputError("q", f"at most {MAX_QUERY_CHARS} characters (this has {len(text)})", typed)
+    if game is not None and game not in GAME_IDS:
+        raise SearchInputError("game", f"must be one of {', '.join(GAME_IDS)}", typed)
+    if "limit" not in args:
+        return typed
+    try:
+        limit = int(args["limit"])
+    except ValueError:
+        limit = 0
+    if not 1 <= limit <= LIMIT_MAX:
+        raise SearchInputError("limit", f"must be a whole number from 1 to {LIMIT_MAX}", typed)
+    return SearchInput(text=text, game=game, limit=limit)
