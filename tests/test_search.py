@@ -434,3 +434,14 @@ def test_queries_that_differ_in_case_or_spacing_share_one_cached_answer(app):
 def test_the_vocabulary_says_which_questions_ask_what_a_term_means(app, text, definition):
     with app.app_context():
         assert get_search_index().parse(text, "meccg").definition is definition
+
+
+@pytest.mark.parametrize("text, game, first", [
+    ("how do objectives work", "fotf", "fotf:completing-objectives"),  # in play, not at setup
+    ("when does the hero story marker move", "meq", "meq:story-hero-marker"),
+    ("where do the story markers start", "meq", "meq:setup-story-markers"),
+    ("setting up the story markers", "meq", "meq:setup-story-markers"),
+    ("where do the nazgul start", "fotf", "fotf:setup-nazgul"),
+])
+def test_setting_up_answers_only_a_question_about_setting_up(app, text, game, first):
+    assert top_ids(app, text, game)[0] == first

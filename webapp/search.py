@@ -60,6 +60,8 @@ ALL_BONUS = 0.25
 SCORE_WEIGHT = 0.3
 GAME_FIT = 0.25  # without a game filter, how much the entries of the games that fit move up
 REWRITE_BOOST = 0.7  # the rules' words for a player's words count a little less than the player's own
+SETUP_WORD = "setup"
+SETUP_FACTOR = 0.7  # an entry of a game's Setup section, for a query that does not ask about setting up
 SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more than the page it is on
 PARENT_SHARE = 0.9  # how fully a parent must answer to come before a child that adds to its title
 TITLE_SAID = 0.2  # how much an entry moves up whose whole title the query says
@@ -409,6 +411,9 @@ class SearchIndex:
             if entry.parent is not None:
                 self.parent[docnums[f"{entry.game}:{entry.id}"]] = docnums[f"{entry.game}:{entry.parent.id}"]
         self.games = tuple(library.games)
+        # the entries of a game's Setup section
+        self.in_setup = frozenset(docnum for docnum, fields in self.stored.items()
+                                  if fields["trail"][1:] and stems(fields["trail"][1]) == (SETUP_WORD,))
         self.speller = Speller(self.counts, frozenset(names), frozenset(bigrams), self.filler,
                                frozenset(player_words), frozenset(player_pairs), lambda word: " ".join(stems(word)))
         self.sorted_words = sorted(self.counts)
@@ -713,9 +718,17 @@ class SearchIndex:
         titled = {docnum: 1 + len(reading.words & self.title_said[docnum]) for docnum in titled}
         every = (1 << len(parts)) - 1
 
+        # the rules' words the vocabulary gave for the player's ("run away": retreat) say titles too
+        spoken = words | self._title_words(s for part in reading.parts if isinstance(part.meaning, tuple)
+                                           for rules in part.meaning[1] for s in stems(rules))
+        # setting up names every piece, so its entries match many words of a question about play
+        setup_factor = 1.0 if SETUP_WORD in spoken else SETUP_FACTOR
+
         def key(docnum):
             share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0) + said.get(docnum, 0.0)
             kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
+            if docnum in self.in_setup:
+                kind *= setup_factor
             return (docnum in named, titled.get(docnum, 0),
                     round((share + ALL_BONUS * (matched[docnum] == every) + SCORE_WEIGHT * score[docnum] / best) * kind, 9),
                     -docnum)
@@ -726,9 +739,6 @@ class SearchIndex:
         # parent's rule) when that answers as fully, or when the query says all of that rule's title
         # (a phase that the query names still comes after the step that answers it)
         place = {docnum: i for i, docnum in enumerate(ranked[:LIMIT_MAX])}
-        # the rules' words the vocabulary gave for the player's ("run away": retreat) say titles too
-        spoken = words | self._title_words(s for part in reading.parts if isinstance(part.meaning, tuple)
-                                           for rules in part.meaning[1] for s in stems(rules))
         rule_of = {}
         for docnum in sorted(place):
             for rule in self.ancestors(docnum):
