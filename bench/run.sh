@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Red Book benchmark and prints its tables.
 #
-#   bash bench/run.sh           the full run (about 13 minutes on 2 cores; the soak takes most)
+#   bash bench/run.sh           the full run (about 8 minutes on 2 cores; the soak takes the longest)
 #   bash bench/run.sh --quick   a short smoke run of every benchmark (about 2 minutes)
 #
 # From a fresh clone it creates .venv, installs the project with its `serve` extra (gunicorn)

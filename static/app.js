@@ -67,14 +67,19 @@
     box.hidden = false;
   }
 
-  // Offline (or the server out of reach), say so rather than show nothing.
-  function offline() {
+  // A line in place of results: why there are none.
+  function say(text) {
     box.textContent = "";
     var note = document.createElement("p");
     note.className = "live-empty";
-    note.textContent = "Search needs a connection: you are offline. Rule pages, checklists and print sheets you have visited still open.";
+    note.textContent = text;
     box.appendChild(note);
     box.hidden = false;
+  }
+
+  // Offline (or the server out of reach), say so rather than show nothing.
+  function offline() {
+    say("Search needs a connection: you are offline. Rule pages, checklists and print sheets you have visited still open.");
     lastQuery = "";  // look again once back online
   }
 
@@ -89,11 +94,14 @@
     var url = input.dataset.liveSearch + "?limit=8&q=" + encodeURIComponent(q);
     if (input.dataset.game) url += "&game=" + encodeURIComponent(input.dataset.game);
     fetch(url, controller ? { signal: controller.signal } : {})
-      .then(function (r) { return r.ok || r.status === 503 ? r.json() : null; })
+      .then(function (r) { return r.ok || r.status === 400 || r.status === 503 ? r.json() : null; })
       .then(function (data) {
         // the service worker answers "offline: ..." when there is no network
         if (data && data.error && /^offline/.test(data.error)) throw new Error("offline");
-        if (data && data.results && input.value.trim() === q) render(data);
+        if (input.value.trim() !== q || !data) return;
+        if (data.results) render(data);
+        // a query it refuses, such as one too long: the error names the box as the API does (q: ...)
+        else if (data.error) say("Search: " + data.error.replace(input.name + ": ", ""));
       })
       .catch(function (error) { if (error.name !== "AbortError" && input.value.trim() === q) offline(); });
   }

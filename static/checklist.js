@@ -1,6 +1,6 @@
-// Turn checklists: tap a step's row to tick it. Progress counts the steps that always happen, those
-// of every pass but the game's first from the second pass on, and the optional or conditional ones
-// once ticked. Every change can be undone; ticks, counters and seats are kept per game in localStorage.
+// Turn checklists: tap a step's row to tick it. Progress counts the steps that always happen and
+// those of every pass but the game's first from the second pass on, so its total stays put while
+// play goes on; optional or conditional steps ticked are counted beside it. Every change can be undone; ticks, counters and seats are kept per game in localStorage.
 (function () {
   "use strict";
   var page = document.querySelector("[data-checklists]");
@@ -78,7 +78,7 @@
   }
 
   function render(list) {
-    var state = stateOf(list), current = null, done = 0, total = 0, lastTicked = -1;
+    var state = stateOf(list), current = null, done = 0, total = 0, optional = 0, lastTicked = -1;
     var isTicked = function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; };
     list.steps.forEach(function (li, i) { if (isTicked(li)) lastTicked = i; });
     list.steps.forEach(function (li, i) {
@@ -90,8 +90,9 @@
       li.classList.toggle("missed", !on && always && i < lastTicked);
       li.classList.remove("current");
       li.removeAttribute("aria-current");
-      if (always || on) total += 1;
-      if (on) done += 1;
+      if (always) total += 1;
+      if (always && on) done += 1;
+      if (!always && on) optional += 1;
       // "you are here": the first step after the last one ticked
       if (!on && i > lastTicked && !current) current = li;
     });
@@ -114,7 +115,8 @@
     list.root.classList.toggle("finished", finished);
     list.root.classList.toggle("first-pass", state.count === 1);
     list.root.querySelector("[data-turn-number]").textContent = state.count;
-    list.root.querySelector("[data-progress]").textContent = done + " of " + total + " steps";
+    list.root.querySelector("[data-progress]").textContent = done + " of " + total + " steps" +
+      (optional ? " · " + optional + " optional" : "");
     var bar = list.root.querySelector("[data-progress-bar]");
     bar.max = total || 1;
     bar.value = done;

@@ -213,6 +213,8 @@ def test_a_blank_field_is_an_error_or_the_zero_it_shows_or_its_stated_meaning(cl
     if member.default is REQUIRED:
         assert page.status_code == 400
         assert error_text(shown, name).startswith(f"{member.label}: required: "), error_text(shown, name)
+        if isinstance(member, Choice):  # the page asks for a tick among its labelled options, not for API values
+            assert error_text(shown, name) == f"{member.label}: required: choose one of the options"
         assert 'class="result"' not in shown
     elif member.default is None:
         assert page.status_code == 200, error_text(shown, name)

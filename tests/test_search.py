@@ -265,6 +265,16 @@ def test_without_a_filter_the_game_that_fits_comes_first(app, text, game):
     assert top(app, text).hits[0].game == game
 
 
+@pytest.mark.parametrize("text, game, answers", [
+    ("when does the game end", "fotf", {"fotf:winning", "fotf:losing"}),
+    ("what happens when the game ends", "meq", {"meq:finale", "meq:story-finale-check", "meq:finale-immediate-victory"}),
+    ("who goes first", "fotf", {"fotf:first-player"}),
+    ("who starts", "wotr-cards", {"wotr-cards:starting-player", "wotr-cards:term-starting-player"}),
+])
+def test_how_a_game_ends_and_who_goes_first_in_players_words(app, text, game, answers):
+    assert top(app, text, game).hits[0].id in answers, top_ids(app, text, game)
+
+
 def test_snippets_have_no_space_before_punctuation(app):
     seen = 0
     for game, text, _ in (case.values for case in question_cases()):

@@ -420,6 +420,10 @@ class SearchIndex:
         self._answers = lru_cache(maxsize=CACHE_SIZE)(self._search)
         self._completions = lru_cache(maxsize=4096)(self._completions)
 
+    def forget_answers(self):
+        """Empty the cache of recent answers (a benchmark times searches uncached)."""
+        self._answers.cache_clear()
+
     def search(self, text, game=None, limit=10, fuzzy=True):
         """The rules that answer ``text``, best first; queries that differ only in case or spacing
         share one cached answer, which says the query as this one typed it."""

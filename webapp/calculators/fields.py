@@ -351,6 +351,13 @@ class Choice(Field):
     def allowed(self):
         return "one of " + ", ".join(self.values)
 
+    def when_blank(self, path):
+        """As every field's, but a form that left every option unticked is asked to tick one, as its
+        options are labelled, not by the values the API takes."""
+        if self.default is REQUIRED:
+            raise InputError(path, f"required: {self.allowed()}", on_form="required: choose one of the options")
+        return self.default
+
     def read_text(self, text, path):
         if text.strip() not in self.values:
             raise self.refusal(path)
@@ -783,6 +790,7 @@ class Errors(dict):
         self.together = {}
         self.boxes = {}
         self.form = ""
+        self.in_api_words = {}  # name -> the message as the API gives it, where a form words it otherwise
 
     def __bool__(self):
         return bool(len(self) or self.form)
@@ -790,7 +798,9 @@ class Errors(dict):
     def add(self, error: InputError, prefix=""):
         names = tuple(name.removeprefix(prefix) for name in error.fields)
         for name in names:
-            self[name] = error.message
+            self[name] = error.on_form
+            if error.on_form != error.message:
+                self.in_api_words[name] = error.message
             if len(names) > 1:
                 self.together[name] = names
         if error.item is not None:
@@ -805,7 +815,7 @@ class Errors(dict):
         if not len(self):
             return self.form
         name, message = next(iter(self.items()))
-        return f"{', '.join(self.names_of(name))}: {message}"
+        return f"{', '.join(self.names_of(name))}: {self.in_api_words.get(name, message)}"
 
 
 def read_query(fields, args, prefix=""):

@@ -7,13 +7,16 @@ class InputError(ValueError):
     ``field`` is the parameter's name as the API and the form know it (for example
     ``attacker_regulars``); ``message`` says what is allowed, without the name. Inputs that are
     wrong only together (the faces of one die) name the others too (``together``); an error about
-    one number of a list says which (``item``, counted from 1).
+    one number of a list says which (``item``, counted from 1). ``on_form`` says the same in a
+    form's words where they differ from the API's (the options' labels rather than their values).
     """
 
-    def __init__(self, field: str, message: str, *together: str, item: int | None = None):
+    def __init__(self, field: str, message: str, *together: str, item: int | None = None,
+                 on_form: str | None = None):
         self.field = field
         self.fields = (field, *together)
         self.message = message
+        self.on_form = on_form or message
         self.item = item
         super().__init__(f"{', '.join(self.fields)}: {message}")
 
