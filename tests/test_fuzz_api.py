@@ -139,7 +139,9 @@ def check_json_response(response, names):
 
 
 def prefixes(names):
-    return [f"{name}:" for name in names] + [f"{name}[" for name in names] + [f"{name}." for name in names]
+    """How an error may begin: a name at fault, one of its items or members, or the first of
+    several names wrong together (the faces of one die: "slip_by, weary, ...: ...")."""
+    return [f"{name}{after}" for name in names for after in (":", "[", ".", ", ")]
 
 
 # --------------------------------------------------------------------------- GET endpoints
