@@ -120,6 +120,20 @@ def test_nonsense_has_no_suggestion(app):
     assert results.hits == [] and results.suggestion is None
 
 
+def test_a_word_far_from_every_rules_word_is_not_corrected(app):
+    # "plugh" is two edits from "plus", a title word, but keeps neither of its ends: no slip of it
+    for text in ("plugh", "xyzzy plugh"):
+        results = top(app, text, None)
+        assert not results.corrected and results.hits == [] and results.suggestion is None, results
+
+
+def test_a_corrected_word_is_said_beside_a_word_left_as_typed(app):
+    # one word corrected, another with nothing close: the answers still say what was searched
+    results = top(app, "xyzzy corupption", None)
+    assert results.corrected and results.hits
+    assert results.suggestion == "xyzzy corruption"
+
+
 def test_snippets_contain_only_mark_tags(app):
     for text in ("<script>alert(1)</script> combat", "hits <b>bold</b>", "\"<img src=x onerror=alert(1)>\""):
         for hit in top(app, text, None, 10).hits:

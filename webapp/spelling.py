@@ -1,15 +1,17 @@
 """Typos corrected to the rules' own words: "corupption" is corruption, "skys" skies, not says.
 
 A word the rules never use, and players do not use either, is replaced by the closest word the
-rules do use: one edit away for short words, two for long ones, and two for any word when the
-correction is a word of the rules' titles and names or makes, with a neighbouring word, a pair
-the rules use ("serch dice": search dice). Candidates come from a table of deletions built once,
+rules do use: one edit away for short words, two for long ones, and two for a word of four
+letters or more when the correction makes, with a neighbouring word, a pair the rules use
+("serch dice": search dice), or is a word of the rules' titles and names with the same first and
+last letters ("skys": skies; "plugh" is no slip of "plus", so it finds nothing). Candidates come from a table of deletions built once,
 so the cost of a correction is bounded whatever is typed.
 """
 from __future__ import annotations
 
 MAX_EDITS = 2
 MAX_WORD = 30
+LONG_WORD = 7  # a word this long may be two edits from the rules' word it means
 
 
 class Speller:
@@ -71,7 +73,7 @@ class Speller:
         for candidate in candidates - self.filler:
             paired = (before, candidate) in self.pairs or (candidate, after) in self.pairs
             named = candidate in self.names
-            limit = MAX_EDITS if len(word) > 3 and (paired or named or len(word) >= 7) else 1
+            limit = MAX_EDITS if len(word) >= LONG_WORD or len(word) > 3 and (paired or named and _same_ends(word, candidate)) else 1
             if abs(len(candidate) - len(word)) > limit:
                 continue
             distance = edit_distance(word, candidate, limit)
@@ -101,8 +103,8 @@ class Speller:
         return out, found
 
     def suggest(self, words):
-        """The words with each unfamiliar one replaced by its likeliest correction; None if none
-        changed or one has nothing close (no honest suggestion then)."""
+        """The words with each unfamiliar one replaced by its likeliest correction (one with nothing
+        close stays as typed); None if none changed."""
         out = []
         for i, word in enumerate(words):
             neighbours = (out[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None)
@@ -110,10 +112,14 @@ class Speller:
                 out.append(word)
                 continue
             close = [self.slip(word)] if self.slip(word) else self.close_words(word, neighbours)
-            if not close:
-                return None
-            out.append(close[0])
+            out.append(close[0] if close else word)
         return " ".join(out) if out != list(words) else None
+
+
+def _same_ends(typed, candidate):
+    """Whether a short word two edits from a rules word keeps its first and last letters: a slip
+    inside the word ("skys": skies), not another word ("plugh" is not "plus")."""
+    return typed[0] == candidate[0] and typed[-1] == candidate[-1]
 
 
 def _deletions(word, depth):
