@@ -134,6 +134,18 @@ def test_a_corrected_word_is_said_beside_a_word_left_as_typed(app):
     assert results.suggestion == "xyzzy corruption"
 
 
+def test_how_many_prefers_an_entry_that_gives_a_number_of_it(app):
+    with app.app_context():
+        index = get_search_index()
+        assert index.parse("how many battle dice when i attack", "fotf").counted == {"battl", "dice"}
+        assert index.parse("cards in hand").counted == set()
+        shadow_draw = index.numbered[next(d for d, f in index.stored.items() if f["id"] == "wotr-cards:shadow-draw")]
+    assert "card" in shadow_draw  # "Shadow players draw 4 cards"
+    # the same words without "how many" rank another game's draw first; asked how many, the entry that says 4 cards
+    assert top(app, "cards the shadow draws at the end of the round").hits[0].id != "wotr-cards:shadow-draw"
+    assert top(app, "how many cards does the shadow draw at the end of the round").hits[0].id == "wotr-cards:shadow-draw"
+
+
 def test_snippets_contain_only_mark_tags(app):
     for text in ("<script>alert(1)</script> combat", "hits <b>bold</b>", "\"<img src=x onerror=alert(1)>\""):
         for hit in top(app, text, None, 10).hits:

@@ -17,7 +17,7 @@ Players ask questions, not titles, so a query is read the way a player means it:
 - for a question or a situation, rules and steps come before glossary terms and whole pages,
   and a rule before its exceptions; for a lone term, its glossary entry; for words that are a
   title ("hero turn steps"), that entry; a question about odds or scores lists the calculator
-  it asks for first;
+  it asks for first; a "how many" question, an entry that gives a number of what it asks about;
 - a query that names a game ("meq setup") searches that game; without a game filter or a
   name, entries of the game whose rules fit the whole question come first.
 The query text is never parsed as query syntax, so no input can widen a search or break it.
@@ -66,6 +66,9 @@ SECTION_FACTOR_QUESTION = 0.8  # a question wants the rule that answers it more 
 PARENT_SHARE = 0.9  # how fully a parent must answer to come before a child that adds to its title
 TITLE_SAID = 0.2  # how much an entry moves up whose whole title the query says
 NUMBER_WEIGHT = 0.5  # a number in a question is usually the player's own count, not the rule's
+COUNT_GIVEN = 0.2  # how much an entry moves up that gives a number of what "how many" asks about
+COUNT_REACH = 2  # a number counts the next words: "3 battle dice" is a number of battle dice and of dice
+COUNT_QUESTION = re.compile(r"\bhow\s+(?:many|much)\s+((?:[\w'’-]+\s*){1,3})")
 OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero Turn, not for steps
 
 
@@ -205,6 +208,7 @@ class QueryReading:
     calculators: frozenset = frozenset()  # docnums of the calculators asked for (odds, chances, scores)
     game: str | None = None  # the game the query names ("meq setup"), if it names one
     words: frozenset = frozenset()  # the words typed (corrected), as typed
+    counted: frozenset = frozenset()  # stems of what "how many" asks about: an entry with a number of it answers
 
 
 # --- the fast path ------------------------------------------------------------------------
@@ -405,6 +409,9 @@ class SearchIndex:
         for docnum, words in enumerate(self.title_words):
             for word in words:
                 self.titles_with.setdefault(word, []).append(docnum)
+        # what each entry gives a number of: the word after a number ("draw 3 cards": card)
+        self.numbered = [self._numbered(" ".join((fields["title"], fields["aliases"], fields["body"])))
+                        for _, fields in sorted(self.stored.items())]
         self.title_said = [frozenset(words_of(self.stored[docnum]["title"])) for docnum in range(len(self.stored))]
         self.parent = [None] * len(self.stored)
         for _, entry in library.entries():
@@ -531,7 +538,7 @@ class SearchIndex:
 
     def parse(self, text, game=None, fuzzy=True):
         """How search reads a typed query: its parts, corrections and rewrites."""
-        reading = QueryReading(definition=bool(self.definition.match(fold(text))))
+        reading = QueryReading(definition=bool(self.definition.match(fold(text))), counted=self._counting(text))
         for phrase in re.findall(r'"([^"]*)"', text):
             key = stems(phrase)
             if key:
@@ -730,6 +737,8 @@ class SearchIndex:
 
         def key(docnum):
             share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0) + said.get(docnum, 0.0)
+            if reading.counted & self.numbered[docnum]:
+                share += COUNT_GIVEN
             kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
             if docnum in self.in_setup:
                 kind *= setup_factor
@@ -766,6 +775,23 @@ class SearchIndex:
             docnum = self.parent[docnum]
             found.append(docnum)
         return found
+
+    def _numbered(self, text):
+        """The stems that follow a number in a text: what it says how many of."""
+        words = stems(signs_spelled(text))
+        return frozenset(after for i, number in enumerate(words) if number.isdigit() or number in self.numbers
+                         for after in words[i + 1:i + 1 + COUNT_REACH])
+
+    def _counting(self, text):
+        """What a "how many" question asks the number of: the stems of the words right after it, up
+        to the first filler word ("how many cards in hand": card; "how many battle dice": battl, dice)."""
+        found = COUNT_QUESTION.search(fold(text))
+        subject = []
+        for word in (found.group(1).split() if found else ()):
+            if word in self.filler:
+                break
+            subject.extend(stems(word))
+        return frozenset(subject)
 
     def _title_words(self, words):
         """The words that make a title, as a query asks for it: no little words, numbers, "step" or 's."""
