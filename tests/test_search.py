@@ -146,6 +146,16 @@ def test_how_many_prefers_an_entry_that_gives_a_number_of_it(app):
     assert top(app, "how many cards does the shadow draw at the end of the round").hits[0].id == "wotr-cards:shadow-draw"
 
 
+def test_a_setup_entry_the_vocabulary_names_is_not_counted_down(app):
+    # "who goes first" is the rules' "first player", the title of a Setup entry: it answers,
+    # ahead of combat entries that only say which card goes first
+    with app.app_context():
+        index = get_search_index()
+        first_player = next(d for d, f in index.stored.items() if f["id"] == "fotf:first-player")
+        assert first_player in index.in_setup
+    assert top(app, "who goes first").hits[0].id == "fotf:first-player"
+
+
 def test_snippets_contain_only_mark_tags(app):
     for text in ("<script>alert(1)</script> combat", "hits <b>bold</b>", "\"<img src=x onerror=alert(1)>\""):
         for hit in top(app, text, None, 10).hits:

@@ -730,9 +730,11 @@ class SearchIndex:
         every = (1 << len(parts)) - 1
 
         # the rules' words the vocabulary gave for the player's ("run away": retreat) say titles too
-        spoken = words | self._title_words(s for part in reading.parts if isinstance(part.meaning, tuple)
-                                           for rules in part.meaning[1] for s in stems(rules))
-        # setting up names every piece, so its entries match many words of a question about play
+        rewritten = self._title_words(s for part in reading.parts if isinstance(part.meaning, tuple)
+                                      for rules in part.meaning[1] for s in stems(rules))
+        spoken = words | rewritten
+        # setting up names every piece, so its entries match many words of a question about play,
+        # unless the rules' words for the player's are the entry's title ("who goes first": First player)
         setup_factor = 1.0 if SETUP_WORD in spoken else SETUP_FACTOR
 
         def key(docnum):
@@ -740,7 +742,7 @@ class SearchIndex:
             if reading.counted & self.numbered[docnum]:
                 share += COUNT_GIVEN
             kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
-            if docnum in self.in_setup:
+            if docnum in self.in_setup and not self.title_words[docnum] <= rewritten:
                 kind *= setup_factor
             return (docnum in named, titled.get(docnum, 0),
                     round((share + ALL_BONUS * (matched[docnum] == every) + SCORE_WEIGHT * score[docnum] / best) * kind, 9),
