@@ -79,6 +79,10 @@ def test_after_calculate_the_headline_is_in_the_first_screen(phone, live_server,
     where = assert_headline_in_first_screen(phone)
     assert where["fontSize"] >= 22, "the headline is in large type"
     assert phone.locator(".result .headline").inner_text().strip()
+    if calc.data == "dice":  # odds from die faces the rules summary lacks: the caveat is read with the headline
+        note = in_first_screen(phone, ".result .headline-note")
+        assert where["bottom"] <= note["top"] and note["bottom"] <= note["height"], note
+        assert "which the rules summary does not give" in phone.locator(".result .headline-note").inner_text()
     assert phone.locator(".inputs-summary a", has_text="Change").is_visible()
     assert phone.locator("details.more").count() == 1 and not phone.locator("details.more").get_attribute("open")
     assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"

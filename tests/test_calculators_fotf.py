@@ -59,6 +59,34 @@ def test_result_block_repeats_that_the_counts_are_unverified(client, dice):
         assert "They have been checked against the real dice." in html
 
 
+FOTF_PAGES = ["fotf-search", "fotf-battle", "fotf-ring"]
+
+
+@pytest.mark.parametrize("calc_id", FOTF_PAGES)
+def test_the_answer_says_beside_its_headline_that_the_odds_come_from_faces_the_summary_lacks(client, calculators,
+                                                                                              dice, calc_id):
+    """The first screen carries the caveat: right under the headline, above every chart."""
+    calc = calculators[calc_id]
+    shown = client.get(f"/{calc.game}/calc/{calc.slug}", query_string=calc.form_query()).get_data(as_text=True)
+    answer = shown[shown.index('<p class="headline">'):]
+    note = re.search(r'<p class="headline-note">(.*?)</p>', answer)
+    assert note, "no caveat with the headline"
+    words = html.unescape(note.group(1))
+    assert words.startswith("From the die faces below, which the rules summary does not give")
+    if not dice["verified"]:
+        assert words.endswith("check them against your dice.")
+    assert answer.index('class="headline-note"') < answer.index('class="inputs-summary"') < answer.index("<svg")
+    # and a program is told the same with the odds
+    api = calc.apis[0]
+    body = client.get(api.path, query_string=[(k, v) for k, v in calc.form_query()]).get_json()
+    assert body["faces_note"].startswith("From the die faces given, which the rules summary does not give")
+
+
+def test_no_dice_rolled_needs_no_caveat(client, calculators):
+    shown = client.get("/fotf/calc/search?nazgul=0&shadow_troops=0&" + SEARCH_FACES).get_data(as_text=True)
+    assert "no search dice are rolled" in shown and 'class="headline-note"' not in shown
+
+
 def test_the_face_counts_must_be_given(client, dice):
     assert error_of(client, "/api/fotf/search?nazgul=1").startswith("slip_by: required: a whole number from 0 to 6")
     faces = "&".join(f"{name}={count}" for name, count in dice["search"].items())

@@ -246,10 +246,12 @@ class Calculator:
 
 @dataclass(frozen=True)
 class Headline:
-    """A result's answer: a sentence in large type, and a smaller second line ("" for none)."""
+    """A result's answer: a sentence in large type, a smaller second line, and a caveat the answer
+    holds only with, which stays with it in the first screen ("" for none)."""
 
     main: str
     sub: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True)

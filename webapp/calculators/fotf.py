@@ -25,6 +25,15 @@ FACES_USED_NOTE = {True: f"They have been {FACES_CHECKED}.",  # under a result, 
                           "counts entered."}
 
 
+def faces_caveat(verified, where):
+    """The die faces the odds came from, in one sentence that goes with every answer: ``where`` they
+    are ("below" on a page, "given" to a program)."""
+    if verified:
+        return (f"From the die faces {where}, which the rules summary does not give; the prefilled counts have "
+                f"been {FACES_CHECKED}.")
+    return f"From the die faces {where}, which the rules summary does not give: check them against your dice."
+
+
 def faces_notice(dice):
     """What the player must know about the prefilled face counts, in one sentence."""
     if dice["verified"]:
@@ -62,7 +71,9 @@ def with_faces(result, faces, dice):
     result["faces"] = faces
     result["faces_text"] = ", ".join(f"{FACE_LABELS[name]} {count}" for name, count in faces.items())
     result["faces_verified"] = dice["verified"]
-    result["faces_note"] = FACES_USED_NOTE[dice["verified"]]
+    result["faces_used_note"] = FACES_USED_NOTE[dice["verified"]]
+    result["faces_note"] = faces_caveat(dice["verified"], "given")
+    result["faces_caveat"] = faces_caveat(dice["verified"], "below")
     return result
 
 
@@ -83,7 +94,7 @@ def hope(count):
     return f"{count} hope"
 
 
-FACES_KEYS = ("faces", "faces_verified")
+FACES_KEYS = ("faces", "faces_verified", "faces_note")
 
 
 # --------------------------------------------------------------------------- search roll
@@ -107,7 +118,8 @@ def search_headline(result):
     detail = f"{others}. " if others else ""
     return Headline(f"{percent(result['hope_lost'][0])} to lose no hope" + (f"; {main}." if main else "."),
                     f"{detail[0].upper() + detail[1:] if detail else ''}Expected hope lost: "
-                    f"{decimal(result['expected_hope_lost'])}, with {dice_noun(result['dice'])}.")
+                    f"{decimal(result['expected_hope_lost'])}, with {dice_noun(result['dice'])}.",
+                    result["faces_caveat"])
 
 
 def search_charts(result):
@@ -182,7 +194,7 @@ def battle_headline(result):
         sentence += f" {percent(result['haven_lost'])} to lose the haven." if result["haven_lost"] else \
             " The haven cannot fall."
     detail = f"Shadow troops: {others}. " if others else ""
-    return Headline(sentence, f"{detail}With {dice_noun(result['dice'], 'battle')}.")
+    return Headline(sentence, f"{detail}With {dice_noun(result['dice'], 'battle')}.", result["faces_caveat"])
 
 
 def battle_charts(result):
@@ -283,7 +295,7 @@ RING = Calculator(
     headline=lambda result: Headline(f"{percent(result['win'])} to destroy the One Ring.",
                                      f"{dice_noun(result['dice'])} against {hope(result['hope'])} left: the players "
                                      f"win if at least 1 hope remains. Expected hope lost: "
-                                     f"{decimal(result['expected_hope_lost'])}."),
+                                     f"{decimal(result['expected_hope_lost'])}.", result["faces_caveat"]),
     key=lambda result, first: ("Ring destroyed", percent(result["win"])),
     charts=lambda result: [
         outcome_chart("Outcome", [("Ring destroyed", result["win"]), ("All hope lost", 1 - result["win"])]),

@@ -38,6 +38,7 @@ class Plan:
     applying: set
     headline: str
     subline: str  # the headline's smaller second line, if any
+    note: str  # the caveat the headline holds only with, if any
     charts: list
     steps: list | None
     summary: list  # the inputs the result was worked out from, in a few words each
@@ -83,7 +84,7 @@ def read_plans(calc, args, count) -> list[Plan]:
         headline = calc.headline(result) if answered else Headline("")
         plans.append(Plan(letter=letter, prefix=prefix, name=name, typed_name=typed_name, submitted=submitted,
                           values=values, errors=errors, raw=raw, result=result, applying=applying,
-                          headline=headline.main, subline=headline.sub,
+                          headline=headline.main, subline=headline.sub, note=headline.note,
                           charts=calc.charts(result) if answered else [],
                           steps=(calc.page_working or working)(result) if answered else None,
                           summary=calc.summary(values, applying) if answered else [],
