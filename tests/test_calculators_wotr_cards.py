@@ -167,6 +167,44 @@ def test_combat_page_blank_rows_are_no_cards_and_numbers_close_up(client):
     assert fates(gap) == [("eliminated", "1"), ("eliminated", "2")]
 
 
+def card_help(page, name):
+    """The help under a list of cards, and under each box of its first card, as the form says them."""
+    intro = re.search(rf'data-records="{name}".*?<p class="help">(.*?)</p>', page, re.S).group(1)
+    boxes = dict(re.findall(rf'<label for="f-{name}-1-(\w+)">.*?<p class="help" id="h-{name}-1-\w+">(.*?)</p>', page,
+                            re.S))
+    return html_text(intro), {box: html_text(words) for box, words in boxes.items()}
+
+
+def html_text(words):
+    import html as entities
+    return entities.unescape(re.sub(r"<[^>]+>", "", words)).strip()
+
+
+def test_the_cards_help_gives_one_rule_for_blank_boxes_and_the_page_follows_it(client):
+    """A card with any box filled in is a card, its blank boxes as their help says; an all-blank card is left out."""
+    page = client.get("/wotr-cards/calc/combat").get_data(as_text=True)
+    for name in ("defenders", "attackers"):
+        intro, boxes = card_help(page, name)
+        assert "whose boxes are all blank is left out; fill in any of them and it counts, each blank box as its " \
+               "help says." in intro, intro
+        assert "left blank is no card" not in intro
+    assert card_help(page, "defenders")[1]["defence"].endswith("Blank: 0.")
+    # the defence box blank, the items given: a card of 0 defence icons and its items
+    shown = client.get("/wotr-cards/calc/combat?" + urlencode(
+        [("combat", "path"), ("order", "given"), ("shadow_attack_icons", "3"), ("path_defence", "0"),
+         ("defenders-1-defence", ""), ("defenders-1-items", "2"), ("defenders-2-defence", ""),
+         ("defenders-2-items", ""), ("defenders-3-defence", "1")])).get_data(as_text=True)
+    assert fates(shown) == [("eliminated", "1"), ("eliminated", "2")]  # card 2 is the third, renumbered
+    assert "card 1 (2 defence icons with its items)" in shown
+    assert 'name="defenders-1-defence" value="0"' in shown  # the 0 it stood for is shown
+    # an attacking card with a box filled in counts too: its attack icons are then asked for
+    battle = client.get("/wotr-cards/calc/combat?" + urlencode(
+        [("combat", "battleground"), ("order", "given"), ("owner", "shadow"), ("attackers-1-attack", ""),
+         ("attackers-1-leadership", "1")]))
+    assert battle.status_code == 400
+    assert "Attack icons: required" in battle.get_data(as_text=True)
+
+
 def test_combat_page_too_many_cards(client):
     response = client.get("/wotr-cards/calc/combat?" + combat_query(defenders=[1] * 31))
     assert response.status_code == 400
