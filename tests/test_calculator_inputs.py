@@ -231,6 +231,11 @@ def test_a_blank_field_is_an_error_or_the_zero_it_shows_or_its_stated_meaning(cl
         assert headline(shown) == headline(given.get_data(as_text=True)) is not None
         if isinstance(member, Integer):
             assert f'name="{name}" value="0"' in shown
+        if member_name is None and isinstance(member, (Integer, IntegerList, Records)):
+            # the result's one-line summary of the inputs says the 0 the blank stood for too
+            zero = f"{member.short or member.label}{':' if isinstance(member, Records) else ''} " \
+                   f"{member.form_value(member.default) if isinstance(member, Integer) else 'none'}"
+            assert re.search(rf"(^From |[:·,] ){re.escape(zero)}([ ,.·]|$)", summary(shown)), (zero, summary(shown))
         if isinstance(member, Boolean):
             assert re.search(rf'name="{re.escape(name)}" value="true" type="checkbox" role="switch"(?! checked)', shown)
 

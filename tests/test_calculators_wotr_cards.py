@@ -234,6 +234,18 @@ def test_victory_api_counts_a_score_left_out_as_0_as_the_page_does(client):
     assert page.status_code == 200 and "The Free Peoples win the game." in page.get_data(as_text=True)
 
 
+def test_victory_page_says_the_scores_left_blank_were_counted_as_0(client):
+    page = client.get("/wotr-cards/calc/victory?free_peoples_points=&shadow_points=&shadow_corruption=3")
+    shown = page.get_data(as_text=True)
+    assert "The Shadow leads by 3; the game goes on." in shown
+    summary = re.search(r'<p class="inputs-summary">(.*?)</p>', shown, re.S).group(1)
+    assert "Free Peoples victory points 0 · Shadow victory points 0 · Shadow corruption tokens 3." in summary
+    # a score typed in is said as typed; the 0 of a score typed as 0 need not be repeated
+    typed = client.get("/wotr-cards/calc/victory?free_peoples_points=0&shadow_points=4&shadow_corruption=3")
+    summary = re.search(r'<p class="inputs-summary">(.*?)</p>', typed.get_data(as_text=True), re.S).group(1)
+    assert "Shadow victory points 4 · Shadow corruption tokens 3." in summary
+
+
 def test_victory_page_permalink_and_bad_value(client):
     ok = client.get("/wotr-cards/calc/victory?free_peoples_points=12&shadow_points=0&shadow_corruption=3")
     assert ok.status_code == 200

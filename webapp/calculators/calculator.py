@@ -164,15 +164,20 @@ class Calculator:
         values = {**self.prefill(), **(values or {})}
         return [pair for member in self.fields for pair in member.form_pairs(prefix + member.name, values[member.name])]
 
-    def field_summaries(self, values, applying) -> dict:
-        """Each applying field's value in a few words, by name ("" for those a summary leaves out)."""
-        return {member.name: member.summary(values.get(member.name)) for member in self.fields
-                if member.name in applying}
+    def left_blank(self, args, prefix="") -> set:
+        """The names of the counts a form or query string left blank, each standing for its zero."""
+        return {member.name for member in self.fields if member.left_blank(args, prefix + member.name)}
 
-    def summary(self, values, applying, unlike=None) -> list:
+    def field_summaries(self, values, applying, blanks=frozenset()) -> dict:
+        """Each applying field's value in a few words, by name ("" for those a summary leaves out);
+        a count left blank (``blanks``) says the 0 it stood for, so no blank counts unseen."""
+        return {member.name: member.summary_of_blank() if member.name in blanks else member.summary(values.get(member.name))
+                for member in self.fields if member.name in applying}
+
+    def summary(self, values, applying, unlike=None, blanks=frozenset()) -> list:
         """The inputs a result was worked out from, each in a few words, for a one-line summary;
         with ``unlike`` (another plan's field_summaries), only what differs from it."""
-        texts_by_name = self.field_summaries(values, applying)
+        texts_by_name = self.field_summaries(values, applying, blanks)
         parts = []
         for group in self.groups:
             texts = [texts_by_name[member.name] for member in group.fields if texts_by_name.get(member.name)

@@ -8,7 +8,8 @@ API answers ``{"error": "<name>: <message>"}``.
 What a blank or missing value means is the field's ``default``, and only one of three things:
 REQUIRED (an error beside the field), None ("not given", whose meaning the field's ``blank`` says
 in words, such as "fight to the end") or the kind's zero (0, false, no items) for a count, points
-or a modifier, where empty naturally means none; the form then shows the 0 it used. Nothing else
+or a modifier, where empty naturally means none; the form, and a result's summary of the inputs,
+then show the 0 it used. Nothing else
 is ever filled in for the player. What the empty form shows first is the field's ``example``.
 
 A field may apply only while another field has a given value (``shown_when``): a form then shows
@@ -96,6 +97,7 @@ class Field:
 
     kind = "field"
     in_query = True  # can be given in a query string (a list of records only by a form, card by card)
+    zero_in_summary = False  # a count or list left blank: a result's summary says the 0 it stood for
 
     # --- what each kind says about itself
 
@@ -147,6 +149,17 @@ class Field:
         if self.zero_when_blank and value == self.default:
             return ""
         return f"{self.short or self.label} {self.form_value(value)}"
+
+    def summary_of_blank(self) -> str:
+        """The field left blank, in a result's summary: the 0 (or none) it stood for."""
+        return f"{self.short or self.label} {self.form_value(self.default) or 'none'}"
+
+    def left_blank(self, args, name: str) -> bool:
+        """Whether a form or query string left this count blank (or out), so it stood for its zero."""
+        if not (self.zero_in_summary and self.zero_when_blank):
+            return False
+        typed = self.typed(args, name)
+        return not typed if isinstance(typed, list) else not typed.replace(",", "").strip()
 
     # --- shared by every kind
 
@@ -263,6 +276,7 @@ class Integer(Field):
     signed: bool = False  # a modifier: a summary shows +1
 
     kind = "integer"
+    zero_in_summary = True
 
     def allowed(self):
         blank = " (or blank)" if self.default is None else ""
@@ -544,6 +558,7 @@ class IntegerList(Field):
     item: str = ""  # what each number belongs to ("marker"), for a fixed count
 
     kind = "integer_list"
+    zero_in_summary = True
 
     def allowed(self):
         blank = " (or blank)" if self.default is None else ""
@@ -670,6 +685,7 @@ class Records(Field):
 
     kind = "records"
     in_query = False  # no GET endpoint takes them; a form enters them one by one (see read_args)
+    zero_in_summary = True
 
     def allowed(self):
         if self.min_items == self.max_items:
@@ -749,6 +765,9 @@ class Records(Field):
         if not value:
             return ""
         return f"{self.short or self.label}: {len(value)}"
+
+    def summary_of_blank(self):
+        return f"{self.short or self.label}: none"
 
     def read_json(self, value, path):
         if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items:

@@ -45,6 +45,7 @@ class Plan:
     rules_used: list  # [(rule, source)] the result used
     problems: dict  # the errors as the page shows them, a Problem by every name that has one
     differs: bool = False  # the summary lists only what differs from the first plan
+    blanks: set = frozenset()  # the counts left blank, which the summary shows as 0
 
     @property
     def form_problem(self):
@@ -81,21 +82,22 @@ def read_plans(calc, args, count) -> list[Plan]:
             raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
         applying = calc.applying(values)
         answered = result is not None
+        blanks = calc.left_blank(args, prefix) if answered else set()
         headline = calc.headline(result) if answered else Headline("")
         plans.append(Plan(letter=letter, prefix=prefix, name=name, typed_name=typed_name, submitted=submitted,
                           values=values, errors=errors, raw=raw, result=result, applying=applying,
                           headline=headline.main, subline=headline.sub, note=headline.note,
                           charts=calc.charts(result) if answered else [],
                           steps=(calc.page_working or working)(result) if answered else None,
-                          summary=calc.summary(values, applying) if answered else [],
+                          summary=calc.summary(values, applying, blanks=blanks) if answered else [], blanks=blanks,
                           rules_used=calc.rules_used(result) if answered else [],
                           problems=calc.problems(errors, prefix, name if count > 1 else "",
                                                  f"inputs-{letter.lower()}")))
     first = plans[0]
     for plan in plans[1:]:  # a later plan says only how it differs from the first, field by field
         if plan.summary and first.summary:
-            plan.summary = calc.summary(plan.values, plan.applying,
-                                        unlike=calc.field_summaries(first.values, first.applying)) \
+            plan.summary = calc.summary(plan.values, plan.applying, blanks=plan.blanks,
+                                        unlike=calc.field_summaries(first.values, first.applying, first.blanks)) \
                 or ["the same inputs"]
             plan.differs = True
     return plans
