@@ -270,6 +270,31 @@ def test_council_page_shows_every_step_for_both_players(client):
             assert step["description"] in card
 
 
+def council_rows(page):
+    """Each player's table of points by kind, as the page shows it: [{label: text}, {label: text}]."""
+    cards = re.findall(r'<section class="player-card[^"]*".*?</table>', page, re.S)
+    return [{unescape(label): unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+             for label, cell in re.findall(r'<th scope="row">(.*?)</th><td>(.*?)</td>', card)} for card in cards]
+
+
+def test_council_table_says_why_a_kind_of_points_was_doubled_or_cut(client):
+    # the player's report: item 6 and ally 2 against an opponent with none showed 12 and 4 unexplained
+    doubled = client.get("/meccg/calc/council?" + council_query(
+        {"character": 10, "item": 6, "faction": 4, "ally": 2}, {"character": 8, "faction": 6})).get_data(as_text=True)
+    mine, theirs = council_rows(doubled)
+    assert mine["Item points"] == "12 (6 doubled)" and mine["Ally points"] == "4 (2 doubled)"
+    assert mine["Character points"] == "10" and mine["Faction points"] == "4"  # the opponent has some: as entered
+    assert theirs["Item points"] == "0"  # 0 doubled is still 0: nothing to explain
+    # no kind above half the total (rounded up): character 20 against item 2 drops to 3
+    cut = client.get("/meccg/calc/council?" + council_query(
+        {"character": 20, "item": 2}, {"character": 5, "item": 5, "faction": 5, "ally": 5})).get_data(as_text=True)
+    assert council_rows(cut)[0]["Character points"] == "3 (20 cut by the half rule)"
+    # dead characters, doubling and the half rule together, each said in the order they count
+    both = client.get("/meccg/calc/council?" + council_query(
+        {"character": 10, "dead_character_points": 3, "item": 1}, {"item": 3})).get_data(as_text=True)
+    assert council_rows(both)[0]["Character points"] == "2 (10 less 3 dead, doubled to 14, cut by the half rule)"
+
+
 def test_council_page_bad_value_beside_its_field(client):
     query = council_query(*COUNCIL["players"], p2_item="abc")
     response = client.get("/meccg/calc/council?" + query)

@@ -328,11 +328,33 @@ def council(players, ruleset, name_of):
     return result
 
 
+def source_change(name, steps) -> str:
+    """Why a kind of points ends where it does, in a few words ("6 doubled", "14 cut by the half
+    rule"), from the engine's steps; "" when it ends as it was given."""
+    step = {entry["step"]: entry for entry in steps}
+    given = step["sources"]["after"][name]
+    lost = [f"{step[what]['before'][name] - step[what]['after'][name]} {word}"
+            for what, word in (("dead characters", "dead"), ("imprisoned characters", "imprisoned"))
+            if step[what]["before"][name] != step[what]["after"][name]]
+    before_doubling = step["doubling"]["before"][name]
+    doubled = step["doubling"]["after"][name] != before_doubling
+    cut = step["half rule"]["after"][name] != step["half rule"]["before"][name]
+    words = [f"{given} less {', '.join(lost)}"] if lost else []
+    if doubled:
+        words.append(("doubled" if words else f"{before_doubling} doubled")
+                     + (f" to {step['doubling']['after'][name]}" if cut else ""))
+    if cut:
+        words.append("cut by the half rule" if words else f"{step['half rule']['before'][name]} cut by the half rule")
+    return ", ".join(words)
+
+
 def council_page(values):
     players = [{name: values[f"p{number}_{name}"] for name in PLAYER_KEYS} for number in (1, 2)]
     result = council(players, values["ruleset"], name_of=lambda index: f"p{index + 1}_deck_exhaustions")
     for player in result["players"]:
-        player["source_rows"] = [(SOURCE_LABELS[name], points) for name, points in player["sources"].items()]
+        # each kind's final points, and why they differ from what was entered: no unexplained 12 for an item 6
+        player["source_rows"] = [(SOURCE_LABELS[name], points, source_change(name, player["steps"]))
+                                 for name, points in player["sources"].items()]
     return result
 
 
