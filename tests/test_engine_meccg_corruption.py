@@ -72,3 +72,34 @@ def test_removal_staying_untapped_costs_three():
 def test_corruption_errors_name_the_field(call, field):
     with pytest.raises(ValueError, match=rf"^{field}: "):
         call()
+
+
+def rolls_named(sentence):
+    """The 2d6 totals a sentence of the working names, as numbers."""
+    import re
+    return [int(number) for number in re.findall(r"(?<![+\d-])-?\d+", sentence.replace("2d6", ""))]
+
+
+@pytest.mark.parametrize("corruption", range(0, 16))
+@pytest.mark.parametrize("bonus", [-4, 0, 3])
+def test_the_working_names_only_rolls_two_dice_can_show_and_every_outcome_they_give(corruption, bonus):
+    result = corruption_check(corruption, modifier=bonus)
+    rolls = result["steps"][1]
+    assert all(2 <= roll <= 12 for roll in rolls_named(rolls)), rolls
+    for outcome, words in (("pass", "passes"), ("discard", "discards"), ("eliminate", "eliminates")):
+        assert (words in rolls) == (result[outcome] > 0), (outcome, rolls)
+
+
+def test_corruption_0_passes_on_every_roll_and_no_support_says_nothing_of_support():
+    # the player's report: "A 2d6 roll of 1 or more passes, -1 or 0 discards", "+0 from 0 supporting character(s)"
+    steps = corruption_check(0)["steps"]
+    assert steps[:2] == ["Corruption total 0; nothing modifies the roll.", "Every 2d6 roll passes."]
+    assert corruption_check(5, modifier=1, support=1)["steps"][0] == \
+        "Corruption total 5; modifier +1 and +1 from 1 supporting character give +2 on the roll."
+    assert "from 2 supporting characters give +2" in corruption_check(5, support=2)["steps"][0]
+
+
+def test_a_removal_roll_names_no_impossible_roll():
+    assert "so every roll removes it." in corruption_removal(1)["steps"][1]
+    assert "so no roll removes it." in corruption_removal(12)["steps"][1]
+    assert "so you need 7 or more on 2d6." in corruption_removal(6)["steps"][1]

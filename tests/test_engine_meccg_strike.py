@@ -107,3 +107,20 @@ def test_strike_errors_name_the_field(kwargs, field):
     arguments = {"prowess": 5, "strike_prowess": 9} | kwargs
     with pytest.raises(ValueError, match=rf"^{field}: "):
         strike(**arguments)
+
+
+@pytest.mark.parametrize("strike_prowess", range(-5, 25, 2))
+def test_the_working_names_only_rolls_two_dice_can_show_and_every_outcome_they_give(strike_prowess):
+    import re
+    result = strike(6, strike_prowess)
+    rolls = next(step for step in result["steps"] if "2d6 roll" in step)
+    assert all(2 <= int(roll) <= 12 for roll in re.findall(r"(?<![+\d-])-?\d+", rolls.replace("2d6", ""))), rolls
+    for outcome, words in (("defeated", "defeats"), ("ineffectual", "ineffectual"), ("successful", "successful")):
+        assert (words in rolls) == (result[outcome] > 0), (outcome, rolls)
+
+
+def test_unused_strikes_and_supporters_are_counted_in_words():
+    steps = strike(5, 9, unused_strikes=1, support=2)["steps"]
+    assert "-1 for 1 unused strike allocated by the attacker: 4." in steps
+    assert "+2 for 2 unassigned characters tapped in support: 6." in steps
+    assert "-2 for 2 unused strikes allocated by the attacker: 3." in strike(5, 9, unused_strikes=2)["steps"]

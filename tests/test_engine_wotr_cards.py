@@ -214,3 +214,15 @@ def test_level_scores():
 def test_victory_validation():
     with pytest.raises(ValueError, match="^shadow_corruption:"):
         victory_check(1, 1, -1)
+
+
+def test_the_surviving_cards_are_named_by_number_in_a_sentence():
+    # the player's report: "The surviving Free Peoples cards 3 are cycled."
+    one = path_combat(3, 0, [2, 1, 1])["steps"]
+    assert "Free Peoples card 3 survives and is cycled." in one
+    two = path_combat(2, 0, [2, 1, 1])["steps"]
+    assert "Free Peoples cards 2 and 3 survive and are cycled." in two
+    battle = battleground_combat("shadow", [{"attack": 1}], 0, [1, 1, 1])["steps"]
+    assert "Defending cards 2 and 3 survive and are cycled." in battle
+    assert "The attacking cards show 1 battleground attack icon." in battle
+    assert "The Shadow's cards and tokens on the path show 1 path attack icon." in path_combat(1, 0, [1])["steps"]

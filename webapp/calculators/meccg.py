@@ -11,6 +11,7 @@ from ..engines.meccg.inputs import MAX_INFLUENCE, MAX_MODIFIER, MAX_SUPPORT, sig
 from ..engines.meccg.strike import (BODY_CHECK_ALREADY_WOUNDED, MAX_BODY, MAX_UNUSED_STRIKES, PER_SUPPORTING_CHARACTER,
                                     PER_UNUSED_STRIKE, PROWESS_RANGE, REMAIN_UNTAPPED_PENALTY, STRIKE_PROWESS_RANGE,
                                     TAPPED_PENALTY, WOUNDED_PENALTY)
+from ..engines.words import counted
 from .calculator import Api, Calculator, Group, Headline, outcome_chart, percent
 from .fields import Boolean, Choice, Integer, Records, When, choice_labels
 
@@ -196,6 +197,7 @@ def corruption(values):
     if values["removal_need"] is not None:
         removal = meccg.corruption_removal(values["removal_need"], values["removal_modifier"],
                                            values["stay_untapped"], values["removal_comparison"])
+        removal["need_text"] = roll_needed(removal["lowest_roll"], none="none", some="{need} or more on 2d6")
         result["removal"] = removal
         result["steps"] = result["steps"] + [f"Removal roll: {step}" for step in removal["steps"]]
     return result
@@ -361,7 +363,7 @@ def council_page(values):
 def council_headline(result):
     totals = [player["total"] for player in result["players"]]
     if result["winner"] is None:
-        return Headline(f"A tie: both players finish with {totals[0]} marshalling points.")
+        return Headline(f"A tie: both players finish with {counted(totals[0], 'marshalling point')}.")
     return Headline(f"Player {result['winner'] + 1} wins, {totals[result['winner']]} marshalling points to "
                     f"{totals[1 - result['winner']]}.")
 

@@ -6,6 +6,7 @@ take the same cards as lists of records. Page and endpoints read the same field 
 a blank on the page and a member left out of a body mean the same.
 """
 from ..engines import wotr_cards
+from ..engines.words import counted
 from .calculator import Api, Calculator, Group, Headline
 from .fields import Boolean, Choice, Integer, IntegerList, Records, Text, When, choice_labels
 
@@ -92,7 +93,7 @@ def combat(values):
 
 def combat_headline(result):
     lost = len(result["eliminated"])
-    cards = f"; {lost} defending card{'s' if lost != 1 else ''} eliminated" if result["cards"] else ""
+    cards = f"; {counted(lost, 'defending card')} eliminated" if result["cards"] else ""
     if result["combat"] == "path":
         if result["winner"] == "free-peoples":
             return Headline(f"The Free Peoples win the path and score {result['free_peoples_points']}{cards}.")
@@ -106,7 +107,7 @@ def combat_headline(result):
 def combat_key(result, first):
     winner = result["winner"] if result["combat"] == "path" else result["winning_team"]
     return "", f"{TEAM_NAMES[winner].removeprefix('The ')} win{'s' if winner == 'shadow' else ''}, " \
-               f"{len(result['eliminated'])} cards lost"
+               f"{counted(len(result['eliminated']), 'card')} lost"
 
 
 COMBAT = Calculator(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .inputs import InputError, require_bool, require_choice, require_int
+from .words import counted
 
 # The two dice, declared once: the results each die shows, and their names in words. How many of a
 # die's DIE_SIDES faces show each result is not in the rules; it comes from content/fotf/data/dice.yaml.
@@ -271,15 +272,16 @@ def search_dice(nazgul, shadow_troops, dice=None) -> int:
     """
     require_int("nazgul", nazgul, 0, MAX_NAZGUL)
     require_int("shadow_troops", shadow_troops, 0, MAX_SHADOW_TROOPS)
-    counted = min(nazgul + shadow_troops, MAX_SEARCH_DICE)
+    worked_out = min(nazgul + shadow_troops, MAX_SEARCH_DICE)
     if dice is None:
-        return counted
+        return worked_out
     require_int("dice", dice, 0, MAX_SEARCH_DICE)
     if dice < min(nazgul, MAX_SEARCH_DICE):
         raise InputError("dice", f"more Nazgûl ({nazgul}) than search dice ({dice}): each Nazgûl in Frodo's "
                                  f"region rolls a die, at most {MAX_SEARCH_DICE} in all")
-    if dice not in (counted, min(nazgul, MAX_SEARCH_DICE)):
-        raise InputError("dice", f"{nazgul} Nazgûl and {shadow_troops} shadow troops roll {counted} search dice "
+    if dice not in (worked_out, min(nazgul, MAX_SEARCH_DICE)):
+        raise InputError("dice", f"{nazgul} Nazgûl and {counted(shadow_troops, 'shadow troop')} roll "
+                                 f"{counted(worked_out, 'search die', 'search dice')} "
                                  f"({min(nazgul, MAX_SEARCH_DICE)} when the shadow troops are ignored), not {dice}")
     return dice
 
@@ -303,11 +305,11 @@ def battle_dice(initiator, friendly_troops, shadow_troops, dice=None) -> int:
             raise InputError("dice", f"must be from 1 to {most}: an attack rolls up to 1 die per friendly troop, "
                                      f"at most {MAX_BATTLE_DICE}")
         return most if dice is None else dice
-    counted = min(shadow_troops, MAX_BATTLE_DICE)
-    if dice is not None and require_int("dice", dice, 1, MAX_BATTLE_DICE) != counted:
-        raise InputError("dice", f"must be {counted}: a card's battle rolls 1 die per shadow troop, "
+    per_troop = min(shadow_troops, MAX_BATTLE_DICE)
+    if dice is not None and require_int("dice", dice, 1, MAX_BATTLE_DICE) != per_troop:
+        raise InputError("dice", f"must be {per_troop}: a card's battle rolls 1 die per shadow troop, "
                                  f"at most {MAX_BATTLE_DICE}")
-    return counted
+    return per_troop
 
 
 def _check_troops(friendly_troops, shadow_troops):
@@ -375,8 +377,8 @@ def _battle_steps(dice, counts, friendly_troops, shadow_troops, in_haven, nazgul
                   spent) -> list:
     """The working of a battle roll: what each result does here, and how the re-rolls are spent."""
     steps = [
-        f"Roll {dice} battle {'die' if dice == 1 else 'dice'} with {friendly_troops} friendly and "
-        f"{shadow_troops} shadow troops present; the face counts used are {_face_text(counts)}.",
+        f"Roll {counted(dice, 'battle die', 'battle dice')} with {counted(friendly_troops, 'friendly troop')} and "
+        f"{counted(shadow_troops, 'shadow troop')} present; the face counts used are {_face_text(counts)}.",
         "Rout removes 1 shadow troop and exchange removes 1 shadow and 1 friendly troop.",
         "The location is a haven, so overrun has no effect."
         if in_haven
@@ -519,7 +521,7 @@ def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0, stop_
     win = sum(hope_lost[:hope], Fraction(0))
 
     steps = [
-        f"Dice: {nazgul} Nazgûl + {shadow_troops} shadow troops + {hope_missing} missing hope = {wanted}"
+        f"Dice: {nazgul} Nazgûl + {counted(shadow_troops, 'shadow troop')} + {hope_missing} missing hope = {wanted}"
         + (f", capped at {MAX_SEARCH_DICE}." if wanted > MAX_SEARCH_DICE else "."),
         f"The face counts used are {_face_text(counts)}.",
         f"Mount Doom is in Mordor, so recall does nothing; weary and exposed each cost 1 hope, chance {p_hope} per die.",
@@ -527,7 +529,8 @@ def ring_roll(nazgul, shadow_troops, hope, hope_missing, faces, rerolls=0, stop_
     if rerolls:
         steps.append(
             f"Up to {rerolls} re-roll{'s are' if rerolls > 1 else ' is'} spent on dice showing a hope-losing result"
-            + (f", stopping as soon as fewer than {hope} dice show one (the win is then certain)"
+            + (f", stopping as soon as {'no die shows' if hope == 1 else f'fewer than {hope} dice show'} one "
+               "(the win is then certain)"
                if stop_when_won else "")
             + f"; on average {spent} are spent."
         )

@@ -9,6 +9,7 @@ The Shadow Falls.
 from __future__ import annotations
 
 from .inputs import InputError, require_bool, require_int
+from .words import counted
 
 MAX_SPACES = 50
 SAURON_MARKERS = 3
@@ -56,11 +57,11 @@ def dominance(hero_to_finale, sauron_to_finale, sauron_to_shadow_falls, first_tu
     sauron = min(closest, falls_total)
 
     steps = [
-        f"Heroes' count: their story marker is {heroes} spaces from the Finale.",
-        f"Sauron's closest story marker is {closest} spaces from the Finale.",
+        f"Heroes' count: their story marker is {counted(heroes, 'space')} from the Finale.",
+        f"Sauron's closest story marker is {counted(closest, 'space')} from the Finale.",
         "Sauron's markers still need "
         + " + ".join(str(v) for v in to_falls)
-        + f" = {falls_total} spaces in all to reach The Shadow Falls.",
+        + f" = {counted(falls_total, 'space')} in all to reach The Shadow Falls.",
         f"Sauron's count is the lower of {closest} and {falls_total}: {sauron}.",
     ]
     if heroes < sauron:

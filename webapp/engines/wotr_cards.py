@@ -17,6 +17,7 @@ players count them, from 1 (card 1 is the first card given).
 from __future__ import annotations
 
 from .inputs import InputError, require_bool, require_choice, require_int
+from .words import and_list, counted
 
 TEAMS = ("free-peoples", "shadow")
 ORDERS = ("given", "fewest-losses")
@@ -35,14 +36,17 @@ _TEAM_POSSESSIVE = {"free-peoples": "the Free Peoples'", "shadow": "the Shadow's
 _TEAM_LEADS = {"free-peoples": "The Free Peoples lead", "shadow": "The Shadow leads"}
 
 
-def _n(count, word):
-    """'1 point', '2 points'."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _numbers(indexes):
     """Card indexes as players count the cards, from 1: '1, 3'."""
     return ", ".join(str(i + 1) for i in indexes)
+
+
+def _survivors_cycled(indexes, whose):
+    """'Free Peoples card 3 survives and is cycled.', 'Defending cards 1 and 3 survive and are cycled.'"""
+    numbers = and_list([i + 1 for i in indexes])
+    if len(indexes) == 1:
+        return f"{whose} card {numbers} survives and is cycled."
+    return f"{whose} cards {numbers} survive and are cycled."
 
 
 # --------------------------------------------------------------------------- validation
@@ -117,7 +121,7 @@ def _eliminate(remaining, totals, with_items, sequence, steps, side):
         eliminated.append(i)
         items = " with its items" if with_items[i] else ""
         steps.append(
-            f"{side} eliminate card {i + 1} ({_n(totals[i], 'defence icon')}{items}), cancelling {cancelled}; attacks left: {remaining}."
+            f"{side} eliminate card {i + 1} ({counted(totals[i], 'defence icon')}{items}), cancelling {cancelled}; attacks left: {remaining}."
         )
     gone = set(eliminated)
     cycled = [i for i in range(len(totals)) if i not in gone]
@@ -152,17 +156,17 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
     cancelled_by_path = min(attack, path_defence)
     remaining = attack - cancelled_by_path
     steps = [
-        f"The Shadow's cards and tokens on the path show {attack} path attack icons.",
+        f"The Shadow's cards and tokens on the path show {counted(attack, 'path attack icon')}.",
         f"The path's own defence icons ({path_defence}) cancel {cancelled_by_path}; attacks left: {remaining}.",
         f"The Free Peoples eliminate cards in {rule}: {_numbers(sequence) or 'no cards'}.",
     ]
     eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The Free Peoples")
     if cycled:
-        steps.append(f"The surviving Free Peoples cards {_numbers(cycled)} are cycled.")
+        steps.append(_survivors_cycled(cycled, "Free Peoples"))
     steps.append("Every Shadow character in the combat is eliminated.")
     if remaining == 0:
         winner, fp_points, corruption = "free-peoples", path_points, 0
-        steps.append(f"Every attack is cancelled: the Free Peoples win the path and score {_n(path_points, 'point')}.")
+        steps.append(f"Every attack is cancelled: the Free Peoples win the path and score {counted(path_points, 'point')}.")
     else:
         winner, fp_points, corruption = "shadow", 0, remaining
         steps.append(f"{remaining} attack{'s are' if remaining > 1 else ' is'} not cancelled: the Shadow wins and scores {remaining} corruption.")
@@ -213,12 +217,12 @@ def _leadership(cards, steps) -> tuple[int, int]:
     """(leadership counted, leadership ignored) of the attacking cards: a card's leadership counts
     only while an army of its faction attacks too."""
     armies = {c["faction"] for c in cards if c["is_army"] and c["faction"]}
-    counted = ignored = 0
+    led = ignored = 0
     for i, c in enumerate(cards):
         if not c["leadership"]:
             continue
         if c["faction"] in armies:
-            counted += c["leadership"]
+            led += c["leadership"]
             steps.append(
                 f"Attacker {i + 1} adds {c['leadership']} leadership: an army of its faction ({c['faction']}) is on the battleground."
             )
@@ -226,7 +230,7 @@ def _leadership(cards, steps) -> tuple[int, int]:
             ignored += c["leadership"]
             faction = f"its faction ({c['faction']})" if c["faction"] else "it (it has no faction)"
             steps.append(f"Attacker {i + 1}'s {c['leadership']} leadership does not count: no army of {faction} is on the battleground.")
-    return counted, ignored
+    return led, ignored
 
 
 def battleground_combat(
@@ -270,11 +274,11 @@ def battleground_combat(
     attack_icons = sum(c["attack"] for c in cards)
     steps = [
         f"The battleground belongs to {_TEAM_NAMES[owner]}, so its cards defend and the cards of {_TEAM_NAMES[attacking_team]} attack.",
-        f"The attacking cards show {attack_icons} battleground attack icons.",
+        f"The attacking cards show {counted(attack_icons, 'battleground attack icon')}.",
     ]
-    counted, ignored = _leadership(cards, steps)
-    attack = attack_icons + counted
-    steps.append(f"Total attack: {attack_icons} + {counted} = {attack}.")
+    led, ignored = _leadership(cards, steps)
+    attack = attack_icons + led
+    steps.append(f"Total attack: {attack_icons} + {led} = {attack}.")
 
     if reactivated:
         cancelled_by_battleground = 0
@@ -288,23 +292,23 @@ def battleground_combat(
     steps.append(f"Attacks left: {remaining}; the defenders eliminate cards in {rule}: {_numbers(sequence) or 'no cards'}.")
     eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The defenders")
     if cycled:
-        steps.append(f"The surviving defending cards {_numbers(cycled)} are cycled.")
+        steps.append(_survivors_cycled(cycled, "Defending"))
     steps.append("Every attacking card is eliminated.")
 
     if remaining == 0:
         winner, team = "defenders", owner
-        steps.append(f"Every attack is cancelled: {_TEAM_WINS[owner]}, and the battleground ({_n(points, 'point')}) goes to {_TEAM_POSSESSIVE[owner]} scoring area.")
+        steps.append(f"Every attack is cancelled: {_TEAM_WINS[owner]}, and the battleground ({counted(points, 'point')}) goes to {_TEAM_POSSESSIVE[owner]} scoring area.")
     else:
         winner, team = "attackers", attacking_team
         steps.append(
             f"{remaining} attack{'s are' if remaining > 1 else ' is'} not cancelled: {_TEAM_WINS[attacking_team]}, "
-            f"and the battleground ({_n(points, 'point')}) goes to {_TEAM_POSSESSIVE[attacking_team]} scoring area."
+            f"and the battleground ({counted(points, 'point')}) goes to {_TEAM_POSSESSIVE[attacking_team]} scoring area."
         )
     return {
         "owner": owner,
         "attack": attack,
         "attack_icons": attack_icons,
-        "leadership_counted": counted,
+        "leadership_counted": led,
         "leadership_ignored": ignored,
         "cancelled_by_battleground": cancelled_by_battleground,
         "eliminated": eliminated,
@@ -343,7 +347,7 @@ def victory_check(free_peoples_points, shadow_points, shadow_corruption=0) -> di
     winner = leader if lead >= WINNING_LEAD else None
     steps = [
         f"The Free Peoples score {fp}.",
-        f"The Shadow scores {_n(sp, 'point')} + {corruption} corruption = {shadow} (corruption tokens count toward its score).",
+        f"The Shadow scores {counted(sp, 'point')} + {corruption} corruption = {shadow} (corruption tokens count toward its score).",
     ]
     if leader is None:
         steps.append("The scores are level, so nobody wins yet.")

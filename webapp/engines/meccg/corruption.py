@@ -2,7 +2,9 @@
 
 from fractions import Fraction
 
-from .dice import TWO_D6_OUTCOMES, chance_at_least, chance_greater, describe_chance, two_d6
+from ..words import counted
+from .dice import (HIGHEST_ROLL, LOWEST_ROLL, TWO_D6_OUTCOMES, chance_at_least, chance_greater, describe_chance,
+                   rolls_for, two_d6)
 from .inputs import MAX_MODIFIER, MAX_SUPPORT, require_bool, require_choice, require_int, signed
 
 PER_SUPPORTING_CHARACTER = +1
@@ -24,17 +26,20 @@ def corruption_check(corruption: int, modifier: int = 0, support: int = 0) -> di
     require_int("support", support, 0, MAX_SUPPORT)
 
     bonus = modifier + PER_SUPPORTING_CHARACTER * support
-    steps = [f"Corruption total {corruption}; modifier {signed(modifier)} and "
-             f"{signed(PER_SUPPORTING_CHARACTER * support)} from {support} supporting character(s) "
-             f"give {signed(bonus)} on the roll."]
+    if support:
+        on_roll = (f"modifier {signed(modifier)} and {signed(PER_SUPPORTING_CHARACTER * support)} from "
+                   f"{counted(support, 'supporting character')} give {signed(bonus)} on the roll")
+    else:
+        on_roll = f"modifier {signed(modifier)} on the roll" if modifier else "nothing modifies the roll"
+    steps = [f"Corruption total {corruption}; {on_roll}."]
     # the roll that exactly equals the corruption total once the bonus is added
     equal_roll = corruption - bonus
     distribution = two_d6()
     passed = chance_greater(distribution, equal_roll)
     discard = distribution.get(equal_roll, Fraction(0)) + distribution.get(equal_roll - 1, Fraction(0))
     eliminate = 1 - passed - discard
-    steps.append(f"A 2d6 roll of {equal_roll + 1} or more passes, {equal_roll - 1} or {equal_roll} "
-                 f"discards the character, {equal_roll - 2} or less eliminates him.")
+    steps.append(rolls_for([(equal_roll + 1, HIGHEST_ROLL, "passes"), (equal_roll - 1, equal_roll, "discards the character"),
+                            (LOWEST_ROLL, equal_roll - 2, "eliminates him")]))
     steps.append(f"Pass {describe_chance(passed, TWO_D6_OUTCOMES)}, discard "
                  f"{describe_chance(discard, TWO_D6_OUTCOMES)}, eliminate "
                  f"{describe_chance(eliminate, TWO_D6_OUTCOMES)}.")
@@ -64,7 +69,8 @@ def corruption_removal(need: int, modifier: int = 0, stay_untapped: bool = False
     lowest_roll = need - bonus + (1 if comparison == "greater" else 0)
     wording = "more than" if comparison == "greater" else "at least"
     probability = chance_at_least(two_d6(), lowest_roll)
-    steps.append(f"The roll plus {signed(bonus)} must be {wording} {need}, "
-                 f"so you need {lowest_roll} or more on 2d6.")
+    needed = (f"you need {lowest_roll} or more on 2d6" if LOWEST_ROLL < lowest_roll <= HIGHEST_ROLL
+              else "every roll removes it" if lowest_roll <= LOWEST_ROLL else "no roll removes it")
+    steps.append(f"The roll plus {signed(bonus)} must be {wording} {need}, so {needed}.")
     steps.append(f"Rolls that remove the card: {describe_chance(probability, TWO_D6_OUTCOMES)}.")
     return {"probability": probability, "lowest_roll": lowest_roll, "steps": steps}

@@ -16,6 +16,7 @@ final total from any one source; reduce the offending source"):
   less there after dead and imprisoned characters are subtracted, even if they are negative.
 """
 
+from ..words import and_list
 from .inputs import InputError, require_bool, require_choice, require_int
 
 SOURCES = ("character", "item", "faction", "ally", "kill", "misc")
@@ -83,11 +84,7 @@ def _double(sources: dict, opponent: dict) -> tuple[dict, str]:
                        "so nothing doubles.")
     changes = [f"{name} {sources[name]} to {after[name]}" for name in doubled if sources[name]]
     result = ("; ".join(changes) + ".") if changes else "you have no points there, so nothing changes."
-    return after, f"The opponent has 0 or less in {_and_list(doubled)}, so those double: {result}"
-
-
-def _and_list(names: list) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return after, f"The opponent has 0 or less in {and_list(doubled)}, so {'it doubles' if len(doubled) == 1 else 'those double'}: {result}"
 
 
 def _half_rule(sources: dict, ruleset: str) -> tuple[dict, str]:
@@ -154,8 +151,8 @@ def _score_player(entries: dict, opponent_after_losses: dict, ruleset: str) -> d
     duplicates = entries["duplicates_revealed_by_opponent"]
     penalty = PER_DUPLICATE_REVEALED * duplicates
     if duplicates:
-        record("duplicates", f"Subtract {PER_DUPLICATE_REVEALED} for each of {duplicates} unique "
-                             f"card(s) the opponent reveals a duplicate of: {total} to {total - penalty}.",
+        record("duplicates", f"Subtract {PER_DUPLICATE_REVEALED} for each unique card the opponent reveals a "
+                             f"duplicate of ({duplicates}): {total} to {total - penalty}.",
                total, total - penalty)
     else:
         record("duplicates", "The opponent reveals no duplicates of unique cards.", total, total)

@@ -42,6 +42,34 @@ def chance_greater(distribution: dict[int, Fraction], threshold: int) -> Fractio
     return chance_at_least(distribution, threshold + 1)
 
 
+def roll_range(low: int, high: int) -> str:
+    """The 2d6 totals from low to high that can be rolled, in words: '7 or more', '5 or 6', '2 to 4',
+    '12'; '' when none can."""
+    low, high = max(low, LOWEST_ROLL), min(high, HIGHEST_ROLL)
+    if low > high:
+        return ""
+    if low == high:
+        return str(low)
+    if high == low + 1:
+        return f"{low} or {high}"
+    if high == HIGHEST_ROLL:
+        return f"{low} or more"
+    if low == LOWEST_ROLL:
+        return f"{high} or less"
+    return f"{low} to {high}"
+
+
+def rolls_for(outcomes) -> str:
+    """Which 2d6 rolls give each outcome, naming only rolls two dice can show: outcomes are
+    (lowest roll, highest roll, what it does), best first. 'A 2d6 roll of 8 or more defeats the
+    strike, 7 makes it ineffectual, 6 or less makes it successful.'; 'Every 2d6 roll passes.'"""
+    said = [(roll_range(low, high), what) for low, high, what in outcomes]
+    said = [(rolls, what) for rolls, what in said if rolls]
+    if len(said) == 1:
+        return f"Every 2d6 roll {said[0][1]}."
+    return "A 2d6 roll of " + ", ".join(f"{rolls} {what}" for rolls, what in said) + "."
+
+
 def describe_chance(probability: Fraction, outcomes: int) -> str:
     """Say a chance as a count of equally likely outcomes and as a reduced fraction: '15 of 36 (5/12)'."""
     return f"{probability * outcomes} of {outcomes} ({probability})"

@@ -97,8 +97,8 @@ def faction_play(direct_influence: int, modifiers: int, faction_number: int) -> 
     probability = chance_at_least(two_d6(), need)
     steps = [
         f"Direct influence {direct_influence}, modifiers {signed(modifiers)}: {base} before the roll.",
-        f"The roll plus {base} must be more than the faction's number {faction_number}, "
-        f"so you need {need} or more on 2d6.",
+        f"The roll plus {base} must be more than the faction's number {faction_number}"
+        + (f", so you need {need} or more on 2d6." if 2 < need <= 12 else "."),
     ]
     if need <= 2:
         steps.append("Every roll is enough, so the faction always comes into play.")

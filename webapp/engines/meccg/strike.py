@@ -2,7 +2,8 @@
 
 from fractions import Fraction
 
-from .dice import TWO_D6_OUTCOMES, chance_greater, describe_chance, two_d6
+from ..words import counted
+from .dice import HIGHEST_ROLL, LOWEST_ROLL, TWO_D6_OUTCOMES, chance_greater, describe_chance, rolls_for, two_d6
 from .inputs import MAX_MODIFIER, MAX_SUPPORT, InputError, require_bool, require_int, signed
 
 TAPPED_PENALTY = -1
@@ -57,8 +58,8 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     defeated = chance_greater(distribution, tie_roll)
     ineffectual = distribution.get(tie_roll, Fraction(0))
     successful = 1 - defeated - ineffectual
-    steps.append(f"A 2d6 roll of {tie_roll + 1} or more defeats the strike, exactly {tie_roll} "
-                 f"makes it ineffectual, {tie_roll - 1} or less makes it successful (the character is wounded).")
+    steps.append(rolls_for([(tie_roll + 1, HIGHEST_ROLL, "defeats the strike"), (tie_roll, tie_roll, "makes it ineffectual"),
+                            (LOWEST_ROLL, tie_roll - 1, "makes it successful (the character is wounded)")]))
     steps.append(f"Strike defeated {describe_chance(defeated, TWO_D6_OUTCOMES)}, ineffectual "
                  f"{describe_chance(ineffectual, TWO_D6_OUTCOMES)}, successful "
                  f"{describe_chance(successful, TWO_D6_OUTCOMES)}.")
@@ -104,9 +105,9 @@ def _modified_prowess(prowess, tapped, wounded, stay_untapped, unused_strikes, s
         (wounded, WOUNDED_PENALTY, "wounded"),
         (stay_untapped, REMAIN_UNTAPPED_PENALTY, "chooses to remain untapped"),
         (unused_strikes, PER_UNUSED_STRIKE * unused_strikes,
-         f"{unused_strikes} unused strike(s) allocated by the attacker"),
+         f"{counted(unused_strikes, 'unused strike')} allocated by the attacker"),
         (support, PER_SUPPORTING_CHARACTER * support,
-         f"{support} unassigned character(s) tapped in support"),
+         f"{counted(support, 'unassigned character')} tapped in support"),
         (resource_modifier, resource_modifier, "one resource card that needs a skill"),
         (other_modifiers, other_modifiers, "other resource and hazard cards"),
     ):

@@ -1,0 +1,13 @@
+"""Counts and lists in words, as the working and the answers say them."""
+
+
+def counted(count, word, plural=""):
+    """A count and its word, singular for 1: '1 strike', '0 strikes', '2 dice' (``plural`` for a word
+    that does not just add an s)."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def and_list(words) -> str:
+    """'1', '1 and 3', '1, 2 and 3'."""
+    words = [str(word) for word in words]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
