@@ -89,6 +89,48 @@ def test_after_calculate_the_headline_is_in_the_first_screen(phone, live_server,
     light_and_dark(phone, shots, calc_id)
 
 
+LINE_OPENINGS = """() => {
+    // each line of the inputs summary: its first character, and whether the input it belongs to is
+    // wider than the line (only such an input may break inside itself)
+    const summary = document.querySelector(".result .inputs-summary");
+    const width = summary.getBoundingClientRect().width;
+    const walker = document.createTreeWalker(summary, NodeFilter.SHOW_TEXT);
+    const lines = new Map();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let at = 0; at < node.length; at++) {
+            if (!node.data[at].trim()) continue;
+            const range = document.createRange();
+            range.setStart(node, at); range.setEnd(node, at + 1);
+            const top = Math.round(range.getBoundingClientRect().top);
+            if (lines.has(top)) continue;
+            const item = node.parentElement.closest(".summary-item");
+            const long = item ? item.getBoundingClientRect().width >= width - 1 : false;
+            lines.set(top, {first: node.data[at], long});
+        }
+    }
+    return [...lines.values()];
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 320])
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_the_inputs_line_wraps_between_inputs(browser, live_server, calc_id, width):
+    """'Nazgûl 1' stays together: no line of the inputs under an answer opens with a separator, or with
+    a number cut from its input, unless that input alone is wider than the line."""
+    calc = CALCULATORS[calc_id]
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True,
+                                  service_workers="block")
+    page = context.new_page()
+    page.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
+    calculate(page)
+    lines = page.evaluate(LINE_OPENINGS)
+    context.close()
+    assert lines, "the answer lists its inputs"
+    for line in lines[1:]:
+        assert line["first"] != "·", lines
+        assert not line["first"].isdigit() or line["long"], lines
+
+
 def test_plans_side_by_side_screenshots(phone, live_server, shots, browser):
     calc = CALCULATORS["wotr-battle"]
     query = [("plans", "2"), ("plan", "Stand in the field"), ("b-plan", "Defend the City")]

@@ -65,7 +65,8 @@ def headline(page):
 
 def summary(page):
     found = re.search(r'<p class="inputs-summary">(.*?)</p>', page, re.S)
-    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))) if found else ""
+    # read as a player sees it: the no-break space that keeps an input with its separator is a space
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))).replace("\xa0", " ") if found else ""
 
 
 def api_query(calc, values):

@@ -1,4 +1,5 @@
 """War of the Ring: The Card Game calculators: the combat page, its two JSON endpoints, the Victory Check."""
+import html
 import re
 from urllib.parse import urlencode
 
@@ -234,15 +235,21 @@ def test_victory_api_counts_a_score_left_out_as_0_as_the_page_does(client):
     assert page.status_code == 200 and "The Free Peoples win the game." in page.get_data(as_text=True)
 
 
+def inputs_summary(shown):
+    """The line of inputs under an answer, as a player reads it (no tags; a no-break space is a space)."""
+    found = re.search(r'<p class="inputs-summary">(.*?)</p>', shown, re.S).group(1)
+    return html.unescape(re.sub(r"<[^>]+>", "", found)).replace("\xa0", " ")
+
+
 def test_victory_page_says_the_scores_left_blank_were_counted_as_0(client):
     page = client.get("/wotr-cards/calc/victory?free_peoples_points=&shadow_points=&shadow_corruption=3")
     shown = page.get_data(as_text=True)
     assert "The Shadow leads by 3; the game goes on." in shown
-    summary = re.search(r'<p class="inputs-summary">(.*?)</p>', shown, re.S).group(1)
+    summary = inputs_summary(shown)
     assert "Free Peoples victory points 0 · Shadow victory points 0 · Shadow corruption tokens 3." in summary
     # a score typed in is said as typed; the 0 of a score typed as 0 need not be repeated
     typed = client.get("/wotr-cards/calc/victory?free_peoples_points=0&shadow_points=4&shadow_corruption=3")
-    summary = re.search(r'<p class="inputs-summary">(.*?)</p>', typed.get_data(as_text=True), re.S).group(1)
+    summary = inputs_summary(typed.get_data(as_text=True))
     assert "Shadow victory points 4 · Shadow corruption tokens 3." in summary
 
 
