@@ -322,6 +322,37 @@ def test_printed_sheet_fits_two_pages_numbers_each_step_once_and_no_heading_is_b
         assert squash(phase.entry.short or phase.entry.title).lower() in flat
 
 
+# the width inside the sheet's page margins (print.css: @page margin 8mm), in CSS pixels
+PRINTED_WIDTH = {"A4": (210 - 16) / 25.4 * 96, "Letter": (215.9 - 16) / 25.4 * 96}
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("path", [f"/{game_id}/print" for game_id in GAME_IDS] + ["/print"])
+def test_printed_tables_fit_their_column(browser, live_server, path, paper):
+    # laid out as printed: print media, as wide as the paper inside its margins
+    context = browser.new_context(viewport={"width": round(PRINTED_WIDTH[paper]), "height": 1000})
+    page = context.new_page()
+    page.goto(f"{live_server}{path}")
+    page.emulate_media(media="print")
+    tables = page.evaluate("""() => [...document.querySelectorAll('.sheet table')].map((table) => {
+        const columns = table.closest('.sheet-columns'), style = getComputedStyle(columns);
+        const count = parseInt(style.columnCount, 10) || 1, gap = parseFloat(style.columnGap) || 0;
+        const column = (columns.clientWidth - (count - 1) * gap) / count;
+        const box = table.getBoundingClientRect(), holder = table.parentElement.getBoundingClientRect();
+        const cells = [...table.querySelectorAll('th, td, caption')]
+            .filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => cell.textContent);
+        return {caption: table.caption ? table.caption.textContent : table.textContent.slice(0, 40),
+                width: box.width, column, left: box.left - holder.left, right: holder.right - box.right, cells};
+    })""")
+    context.close()
+    if path == "/print":  # every game's sheet: tables there are
+        assert tables
+    for t in tables:
+        assert t["width"] <= t["column"] + 0.5, f"{path} on {paper}: {t['caption']!r} is {t['width']:.0f} px in a {t['column']:.0f} px column"
+        assert t["left"] >= -0.5 and t["right"] >= -0.5, f"{path} on {paper}: {t['caption']!r} sticks out of its block"
+        assert not t["cells"], f"{path} on {paper}: text runs out of its cell in {t['caption']!r}: {t['cells']}"
+
+
 @pytest.mark.parametrize("paper, size", [("a4", (595, 842)), ("letter", (612, 792))])
 def test_paper_choice_sets_the_page_size(browser, live_server, paper, size):
     context = browser.new_context()
