@@ -279,6 +279,57 @@ def test_offline_rule_checklist_and_print_sheet_open_from_the_cache(new_page, li
     assert server_hits == [], f"the server was reached while offline: {server_hits}"
 
 
+def test_a_calculation_asked_offline_can_be_tried_again_with_its_inputs(new_page, live_server):
+    page = new_page()
+    page.goto(live_server + "/")
+    page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'")
+    page.goto(live_server + "/meccg/calc/strike")  # the form is loaded, then the network goes
+    page.wait_for_function("async () => !!(await caches.match('/meccg/calc/strike'))")
+    page.context.set_offline(True)
+    page.locator("#f-prowess").fill("5")
+    page.locator("#f-strike_prowess").fill("7")
+    page.click(".calc-form button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Calculators need a connection", use_inner_text=True)
+    asked = page.url
+    assert "prowess=5" in asked and "strike_prowess=7" in asked
+    retry = page.get_by_role("link", name="Try again")
+    expect(retry).to_be_visible()
+    assert retry.evaluate("(link) => link.href") == asked
+    back = page.get_by_role("link", name="Back to the calculator")
+    assert back.evaluate("(link) => link.href") == live_server + "/meccg/calc/strike"
+    for link in (retry, back):
+        size = link.bounding_box()
+        assert size["height"] >= 44, "a tap target"
+
+    # still offline: the form opens again from the device
+    back.click()
+    expect(page.locator("#f-prowess")).to_be_visible()
+    page.go_back()
+    expect(page.locator("h1")).to_have_text("Calculators need a connection", use_inner_text=True)
+
+    # back online, trying again gives the answer to what was asked
+    page.context.set_offline(False)
+    page.get_by_role("link", name="Try again").click()
+    expect(page.locator("section.result")).to_be_visible()
+    assert page.url == asked
+    expect(page.locator("#f-strike_prowess")).to_have_value("7")
+
+
+def test_other_offline_pages_offer_no_retry(new_page, live_server):
+    page = new_page()
+    page.goto(live_server + "/")
+    page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'")
+    page.wait_for_function("async () => !!(await caches.match('/offline/calculator'))")
+    page.context.set_offline(True)
+    for url, heading in [("/search?q=retreat", "Search needs a connection"), ("/meccg/glossary?view=topics", "You are offline"),
+                         ("/offline/calculator", "Calculators need a connection")]:
+        page.goto(live_server + url)
+        expect(page.locator("h1")).to_have_text(heading, use_inner_text=True)
+        expect(page.get_by_role("link", name="Try again")).to_have_count(0)
+        expect(page.get_by_role("link", name="Back to the calculator")).to_have_count(0)
+        expect(page.get_by_role("link", name="Middle-earth Quest")).to_be_visible()  # the games, as before
+
+
 def test_pages_visited_besides_the_precache_are_kept_up_to_a_limit_oldest_dropped(new_page, live_server):
     from webapp.offline import RUNTIME_CACHE_LIMIT
 
