@@ -84,28 +84,45 @@ def contrast(a, b):
     return (high + 0.05) / (low + 0.05)
 
 
-CONTROL_PAGES = ("/", "/meccg/", "/meccg/glossary", "/wotr-cards/turn", "/search?q=strike", "/wotr/calc/roll",
-                 "/meccg/calc/influence")
+CONTROL_PAGES = ("/", "/meccg/", "/meccg/glossary", "/meccg/glossary?view=pictures", "/wotr-cards/turn", "/meq/turn",
+                 "/search?q=strike", "/wotr/calc/roll", "/meccg/calc/influence",
+                 "/wotr/calc/roll?strength=5&hit=5&modifier=0&leadership=2&reroll_modifier=0")
+# what a player taps or types into: form controls, links drawn as buttons, a checklist's rows (the
+# whole row ticks) and their rule controls, the details that fold a result, switches and choices
+CONTROLS = ("input, select, textarea, button, a, summary, .step, details.more, .switch-track, .choice")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_control_borders_stand_out_three_to_one_against_the_page(browser, live_server, theme):
     context = browser.new_context(viewport=PHONE, color_scheme=theme, service_workers="block")
     page = context.new_page()
-    checked = 0
+    checked, weak = set(), []
     for path in CONTROL_PAGES:
         page.goto(live_server + path)
-        borders = page.evaluate("""() => {
-            const page = getComputedStyle(document.body).backgroundColor;
-            return [...document.querySelectorAll('input, select, textarea, button')]
-              .filter((e) => e.offsetParent !== null && !['checkbox', 'radio', 'hidden'].includes(e.type))
-              .map((e) => { const s = getComputedStyle(e);
-                            return [e.outerHTML.slice(0, 60), s.borderTopStyle, parseFloat(s.borderTopWidth), s.borderTopColor, page]; });
-        }""")
-        for html, style, width, colour, background in borders:
-            if style == "none" or width == 0:
-                continue
-            checked += 1
-            assert contrast(colour, background) >= 3, f"{path} ({theme}): {html} border {colour} on {background}"
+        # each side drawn, against what is behind the control (the nearest background that is not transparent)
+        borders = page.evaluate("""(selector) => {
+            const opaque = (colour) => colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent';
+            const behind = (e) => {
+                for (let up = e.parentElement; up; up = up.parentElement) {
+                    const colour = getComputedStyle(up).backgroundColor;
+                    if (opaque(colour)) return colour;
+                }
+                return getComputedStyle(document.documentElement).backgroundColor;
+            };
+            return [...document.querySelectorAll(selector)]
+              .filter((e) => e.getClientRects().length && !['checkbox', 'radio', 'hidden'].includes(e.type))
+              .flatMap((e) => { const s = getComputedStyle(e);
+                  return ['Top', 'Right', 'Bottom', 'Left']
+                    .filter((side) => s[`border${side}Style`] !== 'none' && parseFloat(s[`border${side}Width`]) > 0)
+                    .map((side) => [e.classList[0] || e.tagName.toLowerCase(), e.outerHTML.slice(0, 70), side,
+                                    s[`border${side}Color`], behind(e)]); });
+        }""", CONTROLS)
+        for kind, html, side, colour, background in borders:
+            checked.add(kind)
+            if contrast(colour, background) < 3:
+                weak.append(f"{path}: {html} {side} {colour} on {background}: {contrast(colour, background):.2f}")
     context.close()
-    assert checked >= 10
+    assert not weak, f"{theme}: borders under 3:1\n" + "\n".join(sorted(set(weak)))
+    # among them the checklist rows (solid and dashed), their rule controls and a result's details
+    assert {"step", "more", "phase-toggle", "theme-toggle"} <= checked, checked
+    assert len(checked) >= 10
