@@ -205,12 +205,78 @@ def test_redirects_never_repeat_the_host_header(client, url, location, host):
     assert response.headers["Location"] == location
 
 
+# one page of every kind: a game's overview and its calculators (their own path ends in a slash),
+# a rule section, a glossary in a view, a checklist, print sheets, a calculator's form and its
+# answer, search, the offline page; each is asked with the slash added or taken away
+SLASH_PAGES = ["/wotr/", "/wotr/calc/", "/wotr/combat-dice", "/meccg/glossary?view=topics", "/meq/turn",
+               "/fotf/print?paper=letter", "/print?games=wotr,meq", "/meccg/calc/strike", BATTLE_PAGE,
+               "/search?q=leader+reroll", "/offline/calculator"]
+
+
+def slash_twin(page):
+    path, _, query = page.partition("?")
+    return (path[:-1] if path.endswith("/") else path + "/") + (f"?{query}" if query else "")
+
+
+@pytest.mark.parametrize("page", SLASH_PAGES)
+@pytest.mark.parametrize("host", ["localhost", "evil.example"])
+def test_a_page_asked_with_or_without_its_trailing_slash_is_redirected_to_it(client, page, host):
+    for method in (client.get, client.head):
+        response = method(slash_twin(page), headers={"Host": host, "X-Forwarded-Host": "evil.example"})
+        assert response.status_code == 308, (method, slash_twin(page))
+        assert response.headers["Location"] == page, "the same page, the same query, on this site"
+    assert client.get(page).status_code == 200
+
+
+def test_every_rule_section_and_calculator_redirects_from_its_slash_twin(app, client, library):
+    from webapp.calculators import CALCULATORS, calculator_url
+
+    with app.test_request_context():
+        pages = [f"/{game.id}/{section}" for game in library.games.values() for section in game.sections]
+        pages += [calculator_url(calc_id) for calc_id in CALCULATORS]
+    assert len(pages) > 20
+    for page in pages:
+        response = client.get(page + "/?view=topics")
+        assert (response.status_code, response.headers.get("Location")) == (308, page + "?view=topics"), page
+
+
+@pytest.mark.parametrize("url", ["/wotr/nope/", "/wotr/nope", "/wotr/calc/nope/", "/wotr-cards/calc/roll/", "/nope/",
+                                 "/nope", "/wotr/combat-dice/extra/", "/wotr/combat-dice//",
+                                 "/offline/nope/"])
+def test_an_address_that_is_no_page_either_way_stays_a_404(client, url):
+    response = client.get("/", environ_overrides={"PATH_INFO": url})
+    assert response.status_code == 404 and "Location" not in response.headers, url
+    assert "There is no page here" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("url", ["//evil.example/", "/\\evil.example/", "//evil.example"])
+def test_a_slash_redirect_never_leaves_the_site(client, url):
+    response = client.get("/", environ_overrides={"PATH_INFO": url})
+    location = response.headers.get("Location", "/")
+    assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+
+
+@pytest.mark.parametrize("url", ["/api/wotr/roll/?strength=5&hit=5&leadership=0", "/api/search/?q=hope",
+                                 "/api/openapi.json/"])
+def test_the_api_answers_only_at_its_own_paths(client, url):
+    # the OpenAPI document gives each path exactly: another is a JSON 404, not a redirect
+    response = client.get(url)
+    assert response.status_code == 404 and "Location" not in response.headers
+    assert response.get_json() == {"error": "Not Found"}
+
+
+def test_only_a_page_read_is_redirected(client):
+    assert client.post("/wotr/turn/").status_code == 404
+    assert client.get("/wotr/turn/").status_code == 308
+
+
 def test_trusted_hosts_from_the_environment_refuse_other_hosts(monkeypatch, tmp_path):
     monkeypatch.setenv("FLASK_TRUSTED_HOSTS", '["rules.example.org"]')
     client = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)}).test_client()
     assert client.get("/wotr/", headers={"Host": "rules.example.org"}).status_code == 200
-    refused = client.get("/wotr", headers={"Host": "evil.example"})
-    assert refused.status_code == 400 and "Location" not in refused.headers
+    for path in ("/wotr", "/wotr/combat-dice/"):
+        refused = client.get(path, headers={"Host": "evil.example"})
+        assert refused.status_code == 400 and "Location" not in refused.headers
 
 
 @pytest.mark.parametrize("proxy_fix, address, scheme", [

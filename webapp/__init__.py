@@ -42,7 +42,7 @@ def create_app(config=None):
 
     from werkzeug.routing import AnyConverter
 
-    from . import caching, calculators, content_store, errors, offline, search, security
+    from . import caching, calculators, content_store, errors, offline, search, security, slashes
     from .content import GAME_IDS
 
     class GameConverter(AnyConverter):
@@ -60,6 +60,7 @@ def create_app(config=None):
     search.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    slashes.init_app(app)
     caching.init_app(app)
     offline.init_app(app)
     calculators.init_app(app)

@@ -1,4 +1,4 @@
-from flask import abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import abort, current_app, jsonify, render_template, request, url_for
 
 from ..content_store import cached_page, get_game_or_404, get_library
 from ..errors import ParameterError
@@ -34,12 +34,6 @@ def search_page():
 def game_page(game_id):
     game = get_game_or_404(game_id)
     return render_template("game.html", game=game)
-
-
-@bp.route("/<game:game_id>")
-def game_page_no_slash(game_id):
-    get_game_or_404(game_id)
-    return redirect(url_for("main.game_page", game_id=game_id), code=308)
 
 
 @bp.route("/<game:game_id>/<section_id>")
