@@ -112,7 +112,8 @@ def init_app(app):
     def cache_headers(response):
         headers = response.headers
         if request.endpoint == "static":
-            right_hash = request.args.get("v") == prints.get(request.view_args.get("filename", ""))
+            asked = request.args.get("v")  # no v, or a name no file has, is never a match
+            right_hash = asked is not None and asked == prints.get(request.view_args.get("filename", ""))
             headers["Cache-Control"] = IMMUTABLE if right_hash and response.status_code in (200, 304) else REVALIDATE
             if response.status_code == 200:
                 # read the (small) file into the response, so it is compressed whole and closed at once
