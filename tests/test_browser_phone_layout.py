@@ -174,3 +174,28 @@ def test_the_measure_finds_a_separator_at_a_line_end(phone, live_server):
     phone.goto(live_server + "/")
     phone.evaluate("document.querySelectorAll('.link-row').forEach((row) => { row.style.overflow = 'visible'; })")
     assert any("a line starts with" in found for found in phone.evaluate(LONE_SEPARATORS, LINK_ROWS)["found"])
+
+
+PRINT_TRAIL = """() => {
+    const ol = document.querySelector('.print-nav .print-trail');
+    const items = [...ol.children].map((li) => ({text: li.textContent, height: li.getBoundingClientRect().height,
+        right: li.getBoundingClientRect().right, links: [...li.querySelectorAll('a')].map((a) => a.getBoundingClientRect().height)}));
+    return {height: ol.getBoundingClientRect().height, items,
+            pageWidth: document.documentElement.scrollWidth, viewport: window.innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("path", ["/print"] + [f"/{game_id}/print" for game_id in GAME_IDS])
+def test_the_print_sheets_trail_is_one_row_on_screen(phone, live_server, library, path):
+    phone.goto(live_server + path)
+    trail = phone.evaluate(PRINT_TRAIL)
+    tallest = max(item["height"] for item in trail["items"])
+    assert trail["height"] <= tallest + 1, f"{path}: the trail is {trail['height']:.0f} px tall, its items {tallest:.0f}"
+    for item in trail["items"]:
+        assert all(height >= SMALLEST for height in item["links"]), (path, item)
+        assert item["right"] <= trail["viewport"] + 0.5, (path, item)
+    if path != "/print":
+        game = library.games[path.split("/")[1]]
+        assert trail["items"][1]["text"] == game.short_title
+        assert trail["items"][-1]["text"].endswith("checklist")  # its whole name, though it may show cut short
+    assert trail["pageWidth"] == trail["viewport"], f"{path}: the page scrolls sideways"
