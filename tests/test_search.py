@@ -491,3 +491,16 @@ def test_the_vocabulary_says_which_questions_ask_what_a_term_means(app, text, de
 ])
 def test_setting_up_answers_only_a_question_about_setting_up(app, text, game, first):
     assert top_ids(app, text, game)[0] == first
+
+
+@pytest.mark.parametrize("game", ["meq", None])
+def test_a_verb_and_its_particle_are_not_searched_as_the_verb_alone(app, game):
+    """Middle-earth Quest has no retreat: "run away" there finds the monster rules, not tokens that run out."""
+    with app.app_context():
+        reading = get_search_index().parse("can i run away from a monster", game=game)
+    keys = [part.key for part in reading.parts]
+    assert "run" not in keys and ("run awai" in keys) == (game is None), keys
+    ids = top_ids(app, "can i run away from a monster", game, 10)
+    assert "meq:cards-and-components" not in ids and ids[0].startswith("meq:"), ids
+    assert top_ids(app, "can i run away", "wotr")[0] == "wotr:retreat"
+

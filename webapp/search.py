@@ -9,7 +9,8 @@ Players ask questions, not titles, so a query is read the way a player means it:
   topped up by those that match most of them (rarer words count for more), so an extra word
   never empties or derails the answer; filler and question words are dropped;
 - the player vocabulary (content/vocabulary.yaml) adds the rules' words for the players'
-  ("run away" also looks for retreat), game by game, and the results say when it did;
+  ("run away" also looks for retreat), game by game, and the results say when it did; in a
+  game with no word for such a verb and its particle, the verb is not searched alone;
 - glossary aliases act as synonyms (MP, marshalling points);
 - accents are folded, words stemmed, hyphenated words matched joined and split, "quoted
   phrases" matched in order, and a word the rules never use is corrected to the closest rules
@@ -69,6 +70,8 @@ NUMBER_WEIGHT = 0.5  # a number in a question is usually the player's own count,
 COUNT_GIVEN = 0.2  # how much an entry moves up that gives a number of what "how many" asks about
 COUNT_REACH = 2  # a number counts the next words: "3 battle dice" is a number of battle dice and of dice
 COUNT_QUESTION = re.compile(r"\bhow\s+(?:many|much)\s+((?:[\w'’-]+\s*){1,3})")
+# the little words that make a verb a phrase of its own: "run away" is not "run", "give up" not "give"
+PARTICLES = frozenset({"away", "back", "off", "out", "up", "down", "over", "around", "through"})
 OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero Turn, not for steps
 
 
@@ -385,6 +388,12 @@ class SearchIndex:
                 player_pairs.update(zip(words, words[1:]))
                 if len(words) == 1:
                     player_words.update((phrase, key))
+        # the player phrases of a verb and its particle whose rules words are other words ("run
+        # away": retreat): the verb alone means something else ("run" finds tokens that run out)
+        particles = {s for word in PARTICLES for s in stems(word)}
+        self.phrasal = frozenset(
+            key for key, by_game in self.rewrites.items() if len(key.split()) > 1 and key.split()[-1] in particles
+            and not set(key.split()[:-1]) & {s for rules in by_game.values() for r in rules for s in stems(r)})
         # the words players ask a calculator with ("odds", "who is ahead"): such a query wants it
         self.calculator_keys = {" ".join(stems(word)): frozenset(self.calculator_rules)
                                 for word in (vocabulary.any_calculator if vocabulary else ())}
@@ -571,6 +580,9 @@ class SearchIndex:
             found = self._match_phrase(word_stems, i, game, words[i], alternatives)
             if found:
                 n, part, rewrite = found
+                if part is None:  # the verb of a phrase this game has no word for; its particle is filler
+                    i += n
+                    continue
                 if part.meaning not in {g.meaning for g in reading.parts}:
                     reading.parts.append(part)
                     if rewrite:
@@ -596,10 +608,13 @@ class SearchIndex:
         return reading
 
     def _match_phrase(self, word_stems, i, game, typed, corrected):
-        """The longest glossary or player phrase starting at word i: (words, part, rewrite) or None.
+        """The longest glossary or player phrase starting at word i: (words, part, rewrite) or None;
+        (words, None, None) for words that mean nothing in the game searched.
 
         In each game a phrase means its glossary term if the game has one, else the rules'
         words the player vocabulary gives for it; the typed words themselves always count too.
+        A verb and its particle that a game has no word for ("run away" where nothing retreats)
+        mean nothing there, rather than the verb alone.
         A word stemmed to two letters is an abbreviation only as typed: "DI", not "died"; a
         corrected word is already the rules' word, so the vocabulary does not rewrite it again.
         """
@@ -619,6 +634,8 @@ class SearchIndex:
                         if (game is None or g == game) and g not in named and not abbreviation
                         and not corrected.keys() & range(i, i + n)}
             if not concepts and not rewrites:
+                if game is not None and key in self.phrasal and not self.scores(self._phrase_query(key.split()), game):
+                    return n - 1, None, None  # the particle is left to be read as the filler word it is
                 continue
             alternatives = [self._phrase_query(key.split())] * (abbreviation == short)
             alternatives += [wq.Term("concepts", c) for c in concepts]
