@@ -504,3 +504,15 @@ def test_a_verb_and_its_particle_are_not_searched_as_the_verb_alone(app, game):
     assert "meq:cards-and-components" not in ids and ids[0].startswith("meq:"), ids
     assert top_ids(app, "can i run away", "wotr")[0] == "wotr:retreat"
 
+
+@pytest.mark.parametrize("text, game, first, rewritten", [
+    ("what if both armies die", "wotr", "wotr:end-of-battle", True),
+    ("what if both armies die", None, "wotr:end-of-battle", True),
+    ("do leaders die with their army", "wotr", None, True),
+    ("what if i roll a die", "wotr", "wotr:roll-modifiers", False),
+])
+def test_die_is_a_death_when_something_dies_and_one_of_the_dice_otherwise(app, text, game, first, rewritten):
+    results = top(app, text, game)
+    assert first is None or results.hits[0].id == first, [hit.id for hit in results.hits]
+    said = [rule for rewrite in results.rewrites for rule in rewrite.rules]
+    assert ("eliminated" in said) == rewritten, said
