@@ -247,6 +247,46 @@ def test_ticking_the_last_step_of_a_phase_by_keyboard_keeps_focus(browser, live_
     context.close()
 
 
+# Where the keyboard's focus is: how far the focused element is from the sticky header's bottom edge
+# and the Undo bar's top edge (negative: partly under one of them). The bars' own controls, the skip
+# link (drawn over the header) and the page itself (focus in the browser's own controls) are left out.
+FOCUS_CLEARANCE = """() => {
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || focused.closest('.site-header, [data-undo-bar], .skip')) return null;
+    const box = focused.getBoundingClientRect();
+    const header = document.querySelector('.site-header').getBoundingClientRect();
+    const bar = document.querySelector('[data-undo-bar]');
+    const barTop = bar.hidden ? innerHeight : bar.getBoundingClientRect().top;
+    const name = focused.id || focused.className || focused.textContent.trim().slice(0, 30);
+    return [name, Math.round(box.top - header.bottom), Math.round(barTop - box.bottom)];
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}],
+                         ids=["phone", "wide"])
+def test_keyboard_focus_stays_clear_of_the_sticky_header_and_the_undo_bar(browser, live_server, viewport):
+    context = browser.new_context(viewport=viewport, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{live_server}/fotf/turn")
+    first = page.locator("[data-step]").first
+    first.locator(".step-title").click()
+    expect(page.locator("[data-undo-bar]")).to_be_visible()
+    first.locator(".tick").focus()
+    hidden, measured = [], 0
+    for key in ["Tab"] * 80 + ["Shift+Tab"] * 80:  # down the page, then back up under the header
+        page.keyboard.press(key)
+        found = page.evaluate(FOCUS_CLEARANCE)
+        if found is None:
+            continue
+        measured += 1
+        name, below_header, above_bar = found
+        if below_header < 0 or above_bar < 0:
+            hidden.append(f"{key} to {name}: {below_header} px below the header, {above_bar} px above the bar")
+    context.close()
+    assert measured >= 120
+    assert not hidden, "focus partly hidden:\n" + "\n".join(hidden)
+
+
 def test_checklist_without_javascript_is_a_plain_ordered_list(browser, live_server, library):
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     page = context.new_page()
