@@ -287,6 +287,29 @@ def test_keyboard_focus_stays_clear_of_the_sticky_header_and_the_undo_bar(browse
     assert not hidden, "focus partly hidden:\n" + "\n".join(hidden)
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_next_step_is_marked_in_a_colour_and_style_unlike_the_focus_ring(browser, live_server, theme):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=theme, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{live_server}/meq/turn")
+    current = page.locator("[data-step].current")
+    expect(current).to_have_count(2)  # one in each checklist, none focused
+    page.locator(".tick").first.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")  # by keyboard, so the ring shows
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    for marked in current.all():
+        drawn = marked.evaluate("""(e) => { const s = getComputedStyle(e), label = getComputedStyle(e, '::before');
+            return {borders: ['Top', 'Right', 'Bottom', 'Left'].map((side) => s[`border${side}Color`]),
+                    left: parseFloat(s.borderLeftWidth), outline: s.outlineStyle === 'none' ? null : s.outlineColor,
+                    shadow: s.boxShadow, label: label.content, labelBackground: label.backgroundColor}; }""")
+        assert ring not in drawn["borders"] and drawn["outline"] != ring and ring not in drawn["shadow"], (theme, ring, drawn)
+        assert drawn["left"] >= 4, drawn  # a bar down its left edge
+        assert "Next" in drawn["label"] and drawn["labelBackground"] != ring, drawn
+    context.close()
+
+
 def test_checklist_without_javascript_is_a_plain_ordered_list(browser, live_server, library):
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     page = context.new_page()
