@@ -1,6 +1,6 @@
 """Every touch target on the pages players use at the table is at least 44 px square on a phone:
-the rules, checklists, glossaries and print sheets, and every calculator's answer, its form, its
-list of errors and plans side by side.
+the rules, checklists, glossaries and print sheets, search results (the page's and those shown as
+you type), and every calculator's answer, its form, its list of errors and plans side by side.
 
 A touch target is a link, button, summary, or form control (a control inside a label is measured
 as its label, the whole row a player taps). Inline links inside running text are left out: their
@@ -9,6 +9,7 @@ size is set by the line of prose they sit in.
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import expect
 
 from webapp.calculators import CALCULATORS
 from webapp.content import GAME_IDS
@@ -20,7 +21,7 @@ SMALLEST = 44  # px, both ways
 PAGES = ["/", "/meq/sauron-turn", "/wotr/glossary?view=zzz"] + [
     path for game_id in GAME_IDS
     for path in (f"/{game_id}/", f"/{game_id}/turn", f"/{game_id}/glossary", f"/{game_id}/print")
-] + ["/meccg/glossary?view=topics"]
+] + ["/meccg/glossary?view=topics", "/search?q=combat&game=meq", "/search?q=strike"]
 
 
 def calculator_pages():
@@ -92,6 +93,21 @@ def test_touch_targets_are_at_least_44_px(page, live_server, path):
     open_every_fold(page)
     small = page.evaluate(TOO_SMALL, SMALLEST)
     assert small == [], f"touch targets under {SMALLEST} px on {path}:\n  " + "\n  ".join(small)
+
+
+def test_search_results_and_those_shown_as_you_type_are_tap_targets(page, live_server):
+    page.goto(f"{live_server}/search?q=combat&game=meq")
+    titles = page.locator(".results .hit-title")
+    assert titles.count() >= 10
+    # a result's title stands alone on its line, whatever words follow it: measured, not left out as prose
+    short = [f"{t.inner_text()}: {t.bounding_box()['height']:.0f}" for t in titles.all() if t.bounding_box()["height"] < SMALLEST]
+    assert short == [], short
+    page.locator("#q").fill("")
+    page.locator("#q").press_sequentially("combat", delay=20)
+    live = page.locator("#live-results a")
+    expect(live.first).to_be_visible()
+    assert live.count() >= 5
+    assert page.evaluate(TOO_SMALL, SMALLEST) == []
 
 
 def test_the_measure_finds_a_small_target(page, live_server):
