@@ -54,6 +54,8 @@
   }
 
   function announce(text) { announcer.textContent = text; }
+  // "0 of 1 step", "0 of 5 steps": the noun agrees with the total it follows
+  function ofSteps(count, total) { return count + " of " + total + (total === 1 ? " step" : " steps"); }
 
   // A step that must be ticked in this pass: one of every pass, or of every pass but the first.
   function required(li, state) {
@@ -115,7 +117,7 @@
     list.root.classList.toggle("finished", finished);
     list.root.classList.toggle("first-pass", state.count === 1);
     list.root.querySelector("[data-turn-number]").textContent = state.count;
-    list.root.querySelector("[data-progress]").textContent = done + " of " + total + " steps" +
+    list.root.querySelector("[data-progress]").textContent = ofSteps(done, total) +
       (optional ? " · " + optional + " optional" : "");
     var bar = list.root.querySelector("[data-progress-bar]");
     bar.max = total || 1;
@@ -123,7 +125,7 @@
     if (list.seats.length) list.root.querySelector("[data-seat]").textContent = list.seats[state.seat % list.seats.length];
     list.endStatus.textContent = finished
       ? list.name + " " + state.count + " is done: every step that applies is ticked."
-      : list.name + " " + state.count + ": " + (total - done) + " of " + total + " steps still to do.";
+      : list.name + " " + state.count + ": " + ofSteps(total - done, total) + " still to do.";
     return current;
   }
 

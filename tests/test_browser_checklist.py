@@ -31,6 +31,11 @@ def always_steps(library, game_id, list_id):
     return [step.entry.id for step in found.steps if step.always]
 
 
+def of_steps(count, total):
+    """A checklist's progress as it reads: "0 of 1 step", "2 of 5 steps"."""
+    return f"{count} of {total} step{'' if total == 1 else 's'}"
+
+
 def tap_row(page, step_id):
     """Tap the step's title text, not its box: the whole row is the tick target."""
     page.locator(f'[data-step="{step_id}"] .step-title').tap()
@@ -53,7 +58,7 @@ def test_checklist_reaches_100_percent_at_the_end_of_the_games_round_or_turn(pag
             expect(page.locator(f"#tick-{step_id}")).to_be_checked()
         expect_percent(page, found.id, 100)  # every step that applies is ticked
         expect(checklist(page, found.id).locator("[data-progress]")).to_have_text(
-            f"{len(required)} of {len(required)} steps", use_inner_text=True)
+            of_steps(len(required), len(required)), use_inner_text=True)
         expect(checklist(page, found.id).locator("[data-end-status]")).to_contain_text("is done", use_inner_text=True)
         expect(checklist(page, found.id).locator("[data-step].missed")).to_have_count(0)
     if game_id == "wotr-cards":
@@ -74,7 +79,7 @@ def test_from_the_second_pass_on_its_steps_of_every_pass_but_the_first_count_too
             tap_row(page, step_id)
         expect_percent(page, found.id, 100)
         expect(checklist(page, found.id).locator("[data-progress]")).to_have_text(
-            f"{len(later)} of {len(later)} steps", use_inner_text=True)
+            of_steps(len(later), len(later)), use_inner_text=True)
 
 
 def test_story_and_plot_are_skipped_on_the_first_sauron_turn_and_due_on_every_later_one(page, live_server, library):
@@ -102,6 +107,21 @@ def test_story_and_plot_are_skipped_on_the_first_sauron_turn_and_due_on_every_la
     expect_percent(page, "sauron-turn", 100)
 
 
+def test_a_checklist_of_one_step_says_step_not_steps(page, live_server, library):
+    page.goto(f"{live_server}/meq/turn")
+    hero = checklist(page, "hero-turn")
+    required = always_steps(library, "meq", "hero-turn")
+    assert len(required) == 1, "the hero turn has one step that always happens"
+    progress, status = hero.locator("[data-progress]"), hero.locator("[data-end-status]")
+    expect(progress).to_have_text("0 of 1 step", use_inner_text=True)
+    expect(status).to_have_text("Hero turn 1: 1 of 1 step still to do.", use_inner_text=True)
+    expect(checklist(page, "sauron-turn").locator("[data-progress]")).to_have_text(
+        of_steps(0, len(always_steps(library, "meq", "sauron-turn"))), use_inner_text=True)
+    tap_row(page, required[0])
+    expect(progress).to_have_text("1 of 1 step", use_inner_text=True)
+    expect(status).to_have_text("Hero turn 1 is done: every step that applies is ticked.", use_inner_text=True)
+
+
 def test_the_card_game_round_is_done_before_its_combats_are(page, live_server, library):
     page.goto(f"{live_server}/wotr-cards/turn")
     for step_id in always_steps(library, "wotr-cards", "round"):
@@ -115,12 +135,12 @@ def test_a_conditional_step_ticked_is_counted_beside_the_steps_that_must_happen(
     page.goto(f"{live_server}/meccg/turn")
     required = len(always_steps(library, "meccg", "turn-sequence"))
     progress = page.locator("[data-progress]")
-    expect(progress).to_have_text(f"0 of {required} steps", use_inner_text=True)
+    expect(progress).to_have_text(of_steps(0, required), use_inner_text=True)
     tap_row(page, "reveal-new-site")  # moving company only: the total of steps to do stays put
-    expect(progress).to_have_text(f"0 of {required} steps · 1 optional", use_inner_text=True)
+    expect(progress).to_have_text(of_steps(0, required) + " · 1 optional", use_inner_text=True)
     expect_percent(page, "turn-sequence", 0)
     tap_row(page, "reveal-new-site")
-    expect(progress).to_have_text(f"0 of {required} steps", use_inner_text=True)
+    expect(progress).to_have_text(of_steps(0, required), use_inner_text=True)
 
 
 def test_battle_checklist_speaks_of_combat_rounds(page, live_server):

@@ -36,6 +36,19 @@ def test_checklist_steps_link_to_rule_pages(client, game_id, library):
             assert f'href="{step.entry.url}"' in html
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_checklist_progress_counts_its_steps_in_the_right_number(client, game_id, library):
+    # the progress line as the page is sent: the steps of the first pass to do, "step" for one
+    html = client.get(f"/{game_id}/turn").get_data(as_text=True)
+    for found in checklists(library.games[game_id]):
+        total = len([step for step in found.steps if step.always])
+        section = html[html.index(f'data-checklist="{found.id}"'):]
+        shown = re.search(r"<span data-progress>([^<]*)</span>", section).group(1)
+        assert shown == f"0 of {total} step{'' if total == 1 else 's'}", (found.id, shown)
+    if game_id == "meq":
+        assert "<span data-progress>0 of 1 step</span>" in html  # the hero turn
+
+
 def test_checklist_marks_optional_and_conditional_steps(client):
     html = client.get("/meccg/turn").get_data(as_text=True)
     assert re.search(r'class="step[^"]*flag-optional', html)
