@@ -155,6 +155,20 @@ def test_plans_side_by_side_screenshots(phone, live_server, shots, browser):
     context.close()
 
 
+@pytest.mark.parametrize("path", ["/meccg/calc/strike", "/wotr/calc/battle", "/fotf/calc/battle"])
+def test_comparing_lands_on_the_new_plans_inputs_below_the_sticky_header(phone, live_server, path):
+    """After "Compare with a second plan" the page opens at plan B's inputs (the ones to change next),
+    its heading in view and clear of the sticky header."""
+    phone.goto(live_server + path)
+    calculate(phone)
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Compare with a second plan").click()
+    assert phone.url.endswith("#inputs-b")
+    where = in_first_screen(phone, "#inputs-title-b")
+    assert where["headerBottom"] <= where["top"] and where["bottom"] <= where["height"], where
+    assert phone.locator("#inputs-title-b").inner_text() == "Plan B: inputs"
+
+
 def test_two_players_stack_on_a_phone_and_sit_side_by_side_on_a_wide_screen(phone, live_server, browser):
     calc = CALCULATORS["meccg-council"]
     url = f"{live_server}/meccg/calc/council?{urlencode(calc.form_query())}"

@@ -74,7 +74,7 @@ def test_adding_a_plan_copies_the_last_one_into_the_permalink(client, calculator
     response = client.get(page_url(calc), query_string=query)
     assert response.status_code == 303
     location = urlsplit(response.headers["Location"])
-    assert location.path == page_url(calc) and location.fragment == "calc-form"
+    assert location.path == page_url(calc) and location.fragment == "inputs-b"  # the new plan's inputs
     pairs = parse_qsl(location.query, keep_blank_values=True)
     assert pairs[0] == ("plans", "2")
     plan_a = [(key, value) for key, value in pairs[1:] if not key.startswith("b-")]
@@ -99,6 +99,7 @@ def test_three_plans_named_and_one_removed(client, calculators):
     # removing plan B moves plan C into its place
     removed = client.get("/wotr/calc/battle", query_string=query + [("remove_plan", "B")])
     assert removed.status_code == 303
+    assert urlsplit(removed.headers["Location"]).fragment == "inputs-a"  # the plan before the one removed
     pairs = parse_qsl(urlsplit(removed.headers["Location"]).query, keep_blank_values=True)
     assert ("plans", "2") in pairs and ("b-plan", "Wait") in pairs and ("b-defender_regulars", "1") in pairs
     assert not any(key.startswith("c-") for key, _ in pairs)
@@ -106,6 +107,15 @@ def test_three_plans_named_and_one_removed(client, calculators):
     assert texts(after, "headline comparison") == [f"Attack now: defender destroyed {keys[0]}; Wait: {keys[2]}."]
     # at most three plans: no button to add a fourth
     assert 'name="add_plan"' not in page and 'name="add_plan"' in after
+    # a third plan lands on plan C's inputs; removing plan C lands on plan B's
+    two = [("plans", "2")] + [pair for pair in query[1:] if not pair[0].startswith("c-")]
+    third = client.get("/wotr/calc/battle", query_string=two + [("add_plan", "1")])
+    assert urlsplit(third.headers["Location"]).fragment == "inputs-c"
+    last = client.get("/wotr/calc/battle", query_string=query + [("remove_plan", "C")])
+    assert urlsplit(last.headers["Location"]).fragment == "inputs-b"
+    for location in (third.headers["Location"], last.headers["Location"]):  # the landing is on the page
+        fragment = urlsplit(location).fragment
+        assert f'id="{fragment}"' in client.get(location).get_data(as_text=True)
 
 
 def test_a_bad_value_in_one_plan_is_shown_beside_that_plans_field_and_nothing_is_answered(client, calculators):

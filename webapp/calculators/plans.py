@@ -4,7 +4,8 @@ Plan A's parameters are the calculator's own names; plan B's and plan C's carry 
 ``b-`` and ``c-`` (``b-dice``, ``c-attackers-2-attack``). ``plans`` says how many plans the page
 holds, and ``plan``, ``b-plan`` and ``c-plan`` name them. A form's "Compare with another plan"
 button (``add_plan``) adds a plan copied from the last one, and "Remove plan B" (``remove_plan=B``)
-takes one away; both answer with a redirect to the permalink that holds every plan left.
+takes one away; both answer with a redirect to the permalink that holds every plan left, landing on the
+inputs of the plan just added, or of the plan before the one removed.
 """
 from __future__ import annotations
 
@@ -119,8 +120,9 @@ def _plan_of(key) -> int:
     return next((index for index, prefix in enumerate(PREFIXES) if prefix and key.startswith(prefix)), 0)
 
 
-def edited_query(args) -> list | None:
-    """The permalink's parameters after an add or remove button, or None when none was pressed."""
+def edited_query(args) -> tuple[list, str] | None:
+    """(the permalink's parameters, the id of the inputs to land on) after an add or remove button,
+    or None when none was pressed."""
     if not any(edit in args for edit in EDITS):
         return None
     count, _ = plan_count(args)
@@ -131,15 +133,18 @@ def edited_query(args) -> list | None:
             by_plan[plan].append((key.removeprefix(PREFIXES[plan]), value[:MAX_TEXT]))
     kept = by_plan[:count]
     removed = args.get("remove_plan", "")
+    landing = len(kept) - 1  # a button that changes nothing: the last plan's inputs, where the buttons are
     if removed and removed in LETTERS[1:count]:
         del kept[LETTERS.index(removed)]
+        landing = LETTERS.index(removed) - 1  # the plan that stood before it, which the player may change next
     elif "add_plan" in args and count < MAX_PLANS:
         copy = [(key, value) for key, value in kept[-1] if key != NAME]
         kept.append(copy)
+        landing = len(kept) - 1  # the new plan: the inputs the player is about to change
     query = [("plans", str(len(kept)))] if len(kept) > 1 else []
     for prefix, pairs in zip(PREFIXES, kept):
         query += [(prefix + key, value) for key, value in pairs]
-    return query
+    return query, f"inputs-{LETTERS[landing].lower()}"
 
 
 def api_query(calc, plan) -> str:

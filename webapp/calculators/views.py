@@ -37,7 +37,8 @@ def page(game_id, slug):
     game = get_game_or_404(game_id)
     edited = edited_query(request.args)
     if edited is not None:  # a plan was added or removed: the permalink that holds every plan
-        return redirect(url_for(".page", game_id=game_id, slug=slug) + "?" + urlencode(edited) + "#calc-form", 303)
+        query, landing = edited
+        return redirect(url_for(".page", game_id=game_id, slug=slug) + "?" + urlencode(query) + "#" + landing, 303)
     count, count_error = plan_count(request.args)
     plans = read_plans(calc, request.args, count)
     get_api = next((api for api in calc.apis if api.method == "GET"), None)
