@@ -1,7 +1,7 @@
 """War of the Ring: The Card Game calculators: the combat page, its two JSON endpoints, the Victory Check."""
 import html
 import re
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from werkzeug.datastructures import MultiDict
@@ -144,6 +144,56 @@ def test_combat_page_battleground_permalink(client):
     assert "The Shadow wins the battleground, worth 3; 2 defending cards eliminated." in html
     assert "5 (3 attack icons + 2 leadership; 3 leadership not counted)" in html
     assert "Attacker 2 adds 2 leadership" in html
+
+
+def result_rows(shown):
+    """The combat's result table as (row heading, first number of its cell)."""
+    table = re.search(r'<table class="kv">(.*?)</table>', shown, re.S).group(1)
+    return [(heading, int(re.match(r"\d+", cell).group(0)))
+            for heading, cell in re.findall(r'<th scope="row">(.*?)</th><td>(.*?)</td>', table)]
+
+
+# (changes to combat_query, attack, cancelled by the location, by the cards, not cancelled), each worked out by hand
+COMBATS = [
+    # the path cancels 1 of 4; cards 1 (2 icons) and 2 (1 + a 1-icon item, 1 of its 2 wasted) cancel the other 3
+    ({"defenders": (2, {"defence": 1, "items": [1]}, 1)}, 4, 1, 3, 0),
+    ({"defenders": (1,), "shadow_attack_icons": "6"}, 6, 1, 1, 4),  # too few defenders: the Shadow wins
+    ({"defenders": (), "path_defence": "5", "shadow_attack_icons": "3"}, 3, 3, 0, 0),  # the path alone
+    ({"defenders": (1, 3, 1), "order": "fewest-losses", "shadow_attack_icons": "5"}, 5, 1, 4, 0),
+    ({"combat": "battleground"}, 5, 1, 3, 1),  # the fight of test_battleground_combat_api_by_hand
+    ({"combat": "battleground", "reactivated": "true", "defenders": (2, 2)}, 5, 0, 4, 1),
+    ({"combat": "battleground", "owner": "shadow", "defenders": (4, 4), "battleground_defence": "2"}, 5, 2, 3, 0),
+]
+
+
+@pytest.mark.parametrize("changes, attack, by_location, by_cards, left", COMBATS)
+def test_the_result_table_adds_up_to_the_attacks_not_cancelled(client, changes, attack, by_location, by_cards, left):
+    """Attack = cancelled by the path or battleground + cancelled by the defending cards + not cancelled,
+    row by row as the page shows them, and as the engine's endpoint answers."""
+    response = client.get("/wotr-cards/calc/combat?" + combat_query(**changes))
+    assert response.status_code == 200
+    rows = result_rows(response.get_data(as_text=True))
+    kind = "battleground" if changes.get("combat") == "battleground" else "path"
+    assert rows == [("Attack", attack), (f"Cancelled by the {kind}", by_location),
+                    ("Cancelled by defending cards", by_cards), ("Attacks not cancelled", left)]
+    assert attack == by_location + by_cards + left
+    # the page's rows are the engine's own figures
+    result = wotr_cards.COMBAT.answer(MultiDict(parse_qsl(combat_query(**changes))))[3]
+    assert (result["attack"], result[f"cancelled_by_{kind}"], result["cancelled_by_defenders"],
+            result["uncancelled"]) == (attack, by_location, by_cards, left)
+
+
+def test_the_inputs_line_lists_each_card_in_a_few_words(client):
+    shown = client.get("/wotr-cards/calc/combat?" + combat_query(defenders=(2, {"defence": 1, "items": [1]}, 1)))
+    summary = inputs_summary(shown.get_data(as_text=True))
+    assert "Defending cards: 2 icons; 1 icon + a 1-icon item; 1 icon ·" in summary
+    assert "Attacking cards" not in summary  # a path combat has none
+    battle = client.get("/wotr-cards/calc/combat?" + combat_query(
+        combat="battleground", defenders=({"defence": 0, "items": [2, 1]},)))
+    summary = inputs_summary(battle.get_data(as_text=True))
+    assert "Defending cards: 0 icons + a 2-icon item + a 1-icon item ·" in summary
+    assert "Attacking cards: 2 attack (orcs army); 1 attack + 2 leadership (orcs); 0 attack + 3 leadership (men) ·" \
+        in summary
 
 
 def test_combat_page_bad_value_beside_the_card_and_kept(client):

@@ -641,6 +641,9 @@ def test_path_combat_accounts_for_every_attack_and_card(attack, path_defence, de
         assert r["shadow_corruption"] == r["uncancelled"]
         assert r["free_peoples_points"] == (points if r["winner"] == "free-peoples" else 0)
         assert r["eliminated"] == r["order"][:len(r["eliminated"])]
+        # every attack is cancelled by the path or a card, or left: the page's table adds up
+        assert r["attack"] == r["cancelled_by_path"] + r["cancelled_by_defenders"] + r["uncancelled"]
+        assert r["cancelled_by_defenders"] <= sum(card_icons(defenders[i]) for i in r["eliminated"])
     # giving up the strongest cards first never loses more cards
     assert len(fewest["eliminated"]) <= len(given_order["eliminated"])
 
@@ -663,6 +666,8 @@ def test_battleground_combat_counts_leadership_once(owner, attackers, defence, d
     assert r["free_peoples_points"] + r["shadow_points"] == points
     if reactivated:
         assert r["cancelled_by_battleground"] == 0
+    assert r["attack"] == r["cancelled_by_battleground"] + r["cancelled_by_defenders"] + r["uncancelled"]
+    assert r["cancelled_by_defenders"] <= sum(card_icons(defenders[i]) for i in r["eliminated"])
 
 
 @FAST

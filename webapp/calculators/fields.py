@@ -674,6 +674,8 @@ class Records(Field):
 
     ``item`` names one record in messages ("card", "player"). With ``shorthand``, a bare value in
     the list stands for a record giving only that field (a defending card as its defence icons).
+    With ``brief`` (a record to a few words), the inputs line under an answer lists the records one
+    by one ("Defending cards: 2 icons; 1 icon"), else it counts them.
     """
 
     _: KW_ONLY
@@ -682,6 +684,7 @@ class Records(Field):
     min_items: int = 0
     max_items: int
     shorthand: str = ""
+    brief: object = None  # a record -> its few words in the inputs line
 
     kind = "records"
     in_query = False  # no GET endpoint takes them; a form enters them one by one (see read_args)
@@ -764,7 +767,9 @@ class Records(Field):
     def summary(self, value):
         if not value:
             return ""
-        return f"{self.short or self.label}: {len(value)}"
+        if self.brief is None:
+            return f"{self.short or self.label}: {len(value)}"
+        return f"{self.short or self.label}: {'; '.join(self.brief(record) for record in value)}"
 
     def summary_of_blank(self):
         return f"{self.short or self.label}: none"

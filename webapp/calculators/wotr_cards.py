@@ -41,9 +41,26 @@ REACTIVATED = Boolean("reactivated", "Reactivated from the opponent's scoring ar
                       help="Its defence icons are then ignored.")
 POINTS = icons("points", "Battleground victory points", "What the winner scores.", example=3)
 
+def defender_brief(card) -> str:
+    """A defending card in a few words, for the inputs line: "2 icons", "1 icon + a 1-icon item"."""
+    items = card.get("items") or ()
+    carried = " + " + " + ".join(f"a {icons}-icon item" for icons in items) if items else ""
+    return counted(card.get("defence", 0), "icon") + carried
+
+
+def attacker_brief(card) -> str:
+    """An attacking card in a few words: "2 attack (Rohan army)", "1 attack + 2 leadership (Rohan)"."""
+    text = f"{card['attack']} attack"
+    if card.get("leadership"):
+        text += f" + {card['leadership']} leadership"
+    who = " ".join(word for word in (card.get("faction", ""), "army" if card.get("is_army") else "") if word)
+    return f"{text} ({who})" if who else text
+
+
 # The cards: one record each, entered card by card on the page and as a list in a JSON body.
 DEFENDERS = Records(
     "defenders", "Defending cards", item="card", max_items=wotr_cards.MAX_CARDS, shorthand="defence", default=(),
+    brief=defender_brief,
     example=({"defence": 2}, {"defence": 1, "items": (1,)}, {"defence": 1}),
     help="In the order they are given up: the defence icons each card cancels, and those of any items it "
          "carries (an item's icons count only with its card).",
@@ -53,7 +70,7 @@ DEFENDERS = Records(
                         help="One number per item, e.g. 1,1; an item only counts with its card.",
                         max_items=wotr_cards.MAX_ITEMS, short="items", **ICONS)))
 ATTACKERS = Records(
-    "attackers", "Attacking cards", item="card", max_items=wotr_cards.MAX_CARDS, default=(),
+    "attackers", "Attacking cards", item="card", max_items=wotr_cards.MAX_CARDS, default=(), brief=attacker_brief,
     example=({"attack": 2, "faction": "Rohan", "is_army": True}, {"attack": 1},
              {"attack": 1, "leadership": 2, "faction": "Rohan"}),
     fields=(Integer("attack", "Attack icons", **ICONS),
@@ -130,13 +147,13 @@ COMBAT = Calculator(
         Api("/api/wotr-cards/path-combat", "Resolve the combat on the active path", method="POST",
             fields=(SHADOW_ATTACK, PATH_DEFENCE, DEFENDERS, PATH_POINTS, ORDER),
             compute=lambda values: wotr_cards.path_combat(**values),
-            result=("winner", "attack", "cancelled_by_path", "eliminated", "cycled", "uncancelled",
+            result=("winner", "attack", "cancelled_by_path", "cancelled_by_defenders", "eliminated", "cycled", "uncancelled",
                     "free_peoples_points", "shadow_corruption", "order", "order_rule")),
         Api("/api/wotr-cards/battleground-combat", "Resolve the combat on one battleground", method="POST",
             fields=(OWNER, ATTACKERS, BATTLEGROUND_DEFENCE, DEFENDERS, REACTIVATED, POINTS, ORDER),
             compute=lambda values: wotr_cards.battleground_combat(**values),
             result=("winner", "winning_team", "owner", "attack", "attack_icons", "leadership_counted",
-                    "leadership_ignored", "cancelled_by_battleground", "eliminated", "cycled",
+                    "leadership_ignored", "cancelled_by_battleground", "cancelled_by_defenders", "eliminated", "cycled",
                     "attackers_eliminated", "uncancelled", "free_peoples_points", "shadow_points", "order",
                     "order_rule")),
     ),

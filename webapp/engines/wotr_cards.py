@@ -108,16 +108,19 @@ def _order(order, totals):
 
 
 def _eliminate(remaining, totals, with_items, sequence, steps, side):
-    """Eliminate defenders in `sequence` until no attack is left; return (eliminated, cycled, remaining).
+    """Eliminate defenders in `sequence` until no attack is left; return (eliminated, cycled, remaining,
+    the attacks the eliminated cards cancelled between them).
 
     One pass over the cards: the cards eliminated are the first of `sequence`.
     """
     eliminated = []
+    by_cards = 0
     for i in sequence:
         if remaining == 0:
             break
         cancelled = min(remaining, totals[i])
         remaining -= cancelled
+        by_cards += cancelled
         eliminated.append(i)
         items = " with its items" if with_items[i] else ""
         steps.append(
@@ -125,7 +128,7 @@ def _eliminate(remaining, totals, with_items, sequence, steps, side):
         )
     gone = set(eliminated)
     cycled = [i for i in range(len(totals)) if i not in gone]
-    return eliminated, cycled, remaining
+    return eliminated, cycled, remaining, by_cards
 
 
 # --------------------------------------------------------------------------- path combat
@@ -143,7 +146,7 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
     cancelled the Free Peoples win and score path_points; otherwise the Shadow wins and
     scores 1 corruption per uncancelled attack.
 
-    Returns {"attack", "cancelled_by_path", "eliminated": [indexes], "cycled": [indexes],
+    Returns {"attack", "cancelled_by_path", "cancelled_by_defenders", "eliminated": [indexes], "cycled": [indexes],
     "uncancelled", "winner": "free-peoples"|"shadow", "free_peoples_points",
     "shadow_corruption", "order": [indexes], "order_rule", "steps"}.
     """
@@ -160,7 +163,7 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
         f"The path's own defence icons ({path_defence}) cancel {cancelled_by_path}; attacks left: {remaining}.",
         f"The Free Peoples eliminate cards in {rule}: {_numbers(sequence) or 'no cards'}.",
     ]
-    eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The Free Peoples")
+    eliminated, cycled, remaining, by_defenders = _eliminate(remaining, totals, with_items, sequence, steps, "The Free Peoples")
     if cycled:
         steps.append(_survivors_cycled(cycled, "Free Peoples"))
     steps.append("Every Shadow character in the combat is eliminated.")
@@ -173,6 +176,7 @@ def path_combat(shadow_attack_icons, path_defence, defenders, path_points=0, ord
     return {
         "attack": attack,
         "cancelled_by_path": cancelled_by_path,
+        "cancelled_by_defenders": by_defenders,
         "eliminated": eliminated,
         "cycled": cycled,
         "uncancelled": remaining,
@@ -258,7 +262,7 @@ def battleground_combat(
     the attackers win; the winner puts the battleground in its scoring area, worth `points`.
 
     Returns {"owner", "attack", "attack_icons", "leadership_counted", "leadership_ignored",
-    "cancelled_by_battleground", "eliminated", "cycled", "attackers_eliminated",
+    "cancelled_by_battleground", "cancelled_by_defenders", "eliminated", "cycled", "attackers_eliminated",
     "uncancelled", "winner": "attackers"|"defenders", "winning_team",
     "free_peoples_points", "shadow_points", "order", "order_rule", "steps"}.
     """
@@ -290,7 +294,7 @@ def battleground_combat(
         steps.append(f"The battleground's defence icons ({battleground_defence}) cancel {cancelled_by_battleground}.")
     remaining = attack - cancelled_by_battleground
     steps.append(f"Attacks left: {remaining}; the defenders eliminate cards in {rule}: {_numbers(sequence) or 'no cards'}.")
-    eliminated, cycled, remaining = _eliminate(remaining, totals, with_items, sequence, steps, "The defenders")
+    eliminated, cycled, remaining, by_defenders = _eliminate(remaining, totals, with_items, sequence, steps, "The defenders")
     if cycled:
         steps.append(_survivors_cycled(cycled, "Defending"))
     steps.append("Every attacking card is eliminated.")
@@ -311,6 +315,7 @@ def battleground_combat(
         "leadership_counted": led,
         "leadership_ignored": ignored,
         "cancelled_by_battleground": cancelled_by_battleground,
+        "cancelled_by_defenders": by_defenders,
         "eliminated": eliminated,
         "cycled": cycled,
         "attackers_eliminated": list(range(len(cards))),
