@@ -112,6 +112,63 @@ LINE_OPENINGS = """() => {
 }"""
 
 
+LINE_ENDS = """() => {
+    // each line of each inputs line under an answer: how far short of the line's width it ends, and how
+    // wide the first piece of the next line is that could not break (a whole input kept together, or
+    // the first word of an input that flows)
+    const out = [];
+    for (const summary of document.querySelectorAll(".result .inputs-summary")) {
+        const box = summary.getBoundingClientRect();
+        const style = getComputedStyle(summary);
+        const right = box.right - parseFloat(style.paddingRight);
+        const width = right - box.left - parseFloat(style.paddingLeft);
+        const lines = [];
+        const walker = document.createTreeWalker(summary, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let at = 0; at < node.length; at++) {
+                if (!node.data[at].trim()) continue;
+                const range = document.createRange();
+                range.setStart(node, at); range.setEnd(node, at + 1);
+                const rect = range.getBoundingClientRect();
+                let line = lines.find(l => Math.abs(l.top - rect.top) < rect.height / 2);
+                if (!line) {
+                    const unit = node.parentElement.closest(".summary-item, a") || node.parentElement;
+                    const display = getComputedStyle(unit).display;
+                    let opening;
+                    if (display !== "inline") opening = unit.getBoundingClientRect().width;
+                    else {  // the first word: up to the first ordinary space
+                        let end = node.data.indexOf(" ", at);
+                        if (end < 0) end = node.length;
+                        const word = document.createRange();
+                        word.setStart(node, at); word.setEnd(node, end);
+                        opening = word.getBoundingClientRect().width;
+                    }
+                    line = {top: rect.top, right: rect.right, opening, text: ""};
+                    lines.push(line);
+                }
+                line.right = Math.max(line.right, rect.right);
+                line.text += node.data[at];
+            }
+        }
+        lines.sort((a, b) => a.top - b.top);
+        out.push({width, space: parseFloat(style.fontSize) / 2, lines: lines.map((l, i) => ({text: l.text, short: right - l.right,
+                                                      next: i + 1 < lines.length ? lines[i + 1].opening : 0}))});
+    }
+    return out;
+}"""
+
+
+def assert_no_blank_band(summaries):
+    """No line of an inputs line ends more than 40% of its width short, unless what opens the next line
+    (an input kept whole, or the first word of one that flows) is wider than the room left after the
+    space between them (at most half an em)."""
+    assert summaries
+    for summary in summaries:
+        for line in summary["lines"][:-1]:
+            if line["short"] > 0.4 * summary["width"]:
+                assert line["next"] + summary["space"] > line["short"], summary
+
+
 @pytest.mark.parametrize("width", [390, 320])
 @pytest.mark.parametrize("calc_id", CALCULATORS)
 def test_the_inputs_line_wraps_between_inputs(browser, live_server, calc_id, width):
@@ -124,19 +181,41 @@ def test_the_inputs_line_wraps_between_inputs(browser, live_server, calc_id, wid
     page.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
     calculate(page)
     lines = page.evaluate(LINE_OPENINGS)
+    ends = page.evaluate(LINE_ENDS)
     context.close()
     assert lines, "the answer lists its inputs"
     for line in lines[1:]:
         assert line["first"] != "·", lines
         assert not line["first"].isdigit() or line["long"], lines
+    assert_no_blank_band(ends)
 
 
-def test_plans_side_by_side_screenshots(phone, live_server, shots, browser):
+def two_battle_plans(live_server):
     calc = CALCULATORS["wotr-battle"]
     query = [("plans", "2"), ("plan", "Stand in the field"), ("b-plan", "Defend the City")]
     query += [(key, value) for key, value in calc.form_query()] + \
         [("b-" + key, "city" if key == "terrain" else value) for key, value in calc.form_query()]
-    url = f"{live_server}/wotr/calc/battle?{urlencode(query)}"
+    return f"{live_server}/wotr/calc/battle?{urlencode(query)}"
+
+
+@pytest.mark.parametrize("width", [390, 320, 1280])
+def test_a_long_input_flows_with_the_line_and_leaves_no_blank_band(browser, live_server, width):
+    """Two battle plans: each army's inputs are a long item, which flows on from the line before
+    rather than jumping whole to a new line; short inputs still wrap whole."""
+    context = browser.new_context(viewport={"width": width, "height": 844}, service_workers="block")
+    page = context.new_page()
+    page.goto(two_battle_plans(live_server))
+    ends = page.evaluate(LINE_ENDS)
+    lines = page.evaluate(LINE_OPENINGS)
+    context.close()
+    assert len(ends) == 2 and len(ends[0]["lines"]) > 2, ends
+    assert_no_blank_band(ends)
+    for line in lines[1:]:
+        assert line["first"] != "·" and not line["first"].isdigit(), lines
+
+
+def test_plans_side_by_side_screenshots(phone, live_server, shots, browser):
+    url = two_battle_plans(live_server)
     phone.goto(url)
     where = in_first_screen(phone, ".headline.comparison")
     assert where["bottom"] <= where["height"], where

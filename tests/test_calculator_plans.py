@@ -9,6 +9,7 @@ from werkzeug.datastructures import MultiDict
 
 from webapp.calculators import CALCULATORS
 from webapp.calculators.fields import Choice, Integer
+from webapp.calculators.plans import flowing
 
 
 def page_url(calc):
@@ -142,3 +143,12 @@ def test_a_plan_not_yet_submitted_shows_its_form_and_no_comparison(client, calcu
     page = client.get("/wotr/calc/roll", query_string=[("plans", "2"), *calc.form_query()]).get_data(as_text=True)
     assert 'id="f-b-strength"' in page and 'id="result-a"' in page and 'id="result-b"' not in page
     assert "headline comparison" not in page
+
+
+@pytest.mark.parametrize("item, shown", [
+    ("Attacker: Regulars 5, Elites 1, Leadership 1", "Attacker: Regulars\u00a05, Elites\u00a01,\u00a0Leadership\u00a01"),
+    ("the attacker never ceases", "the attacker never\u00a0ceases"),
+    ("Defending cards: 2 icons; 1 icon + a 1-icon item", "Defending cards:\u00a02 icons;\u00a01 icon + a\u00a01-icon\u00a0item"),
+])
+def test_a_long_input_flows_but_never_opens_a_line_with_a_number_or_its_last_word(item, shown):
+    assert flowing(item) == shown

@@ -9,6 +9,7 @@ inputs of the plan just added, or of the plan before the one removed.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -16,6 +17,10 @@ from .calculator import FORM_PROBLEM, Headline, working
 from .fields import MAX_TEXT, Errors
 
 LETTERS = "ABC"
+# In the inputs line a short input wraps whole ("Nazgûl 1" never splits); a longer one flows with the
+# line, else it would leave a blank band where it did not fit
+LONG_INPUT = 24  # characters
+
 PREFIXES = ("", "b-", "c-")
 MAX_PLANS = len(PREFIXES)
 NAME = "plan"  # the parameter naming a plan (b-plan, c-plan)
@@ -49,6 +54,12 @@ class Plan:
     blanks: set = frozenset()  # the counts left blank, which the summary shows as 0
 
     @property
+    def summary_shown(self) -> list:
+        """The inputs line's items as [(text, flows)]: a long item flows with the line, a number in it
+        never opening a line and its value staying with its last word (no-break spaces)."""
+        return [(flowing(item), True) if len(item) > LONG_INPUT else (item, False) for item in self.summary]
+
+    @property
     def form_problem(self):
         """The error about the inputs as a whole, if any (a Problem)."""
         return self.problems.get(FORM_PROBLEM)
@@ -57,6 +68,13 @@ class Plan:
     def problem_list(self) -> list:
         """Each error once, in the form's order."""
         return list(dict.fromkeys(self.problems.values()))
+
+
+def flowing(item: str) -> str:
+    """A long input of the inputs line with no-break spaces before each number and at its last space."""
+    text = re.sub(r" (?=[-+−]?\d)", "\u00a0", item)
+    last = text.rfind(" ")
+    return text if last < 0 else text[:last] + "\u00a0" + text[last + 1:]
 
 
 def plan_count(args) -> tuple[int, str]:
