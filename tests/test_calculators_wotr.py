@@ -26,7 +26,8 @@ def page(client, query):
 
 
 def texts(shown, css_class):
-    return [html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
+    """The paragraphs of a class as a player reads them (no tags; a no-break space is a space)."""
+    return [html.unescape(re.sub(r"<[^>]+>", "", text)).replace("\xa0", " ").strip()
             for text in re.findall(rf'<p class="{css_class}">(.*?)</p>', shown, re.S)]
 
 
