@@ -306,6 +306,8 @@ def test_without_a_filter_the_game_that_fits_comes_first(app, text, game):
     ("what happens when the game ends", "meq", {"meq:finale", "meq:story-finale-check", "meq:finale-immediate-victory"}),
     ("who goes first", "fotf", {"fotf:first-player"}),
     ("who starts", "wotr-cards", {"wotr-cards:starting-player", "wotr-cards:term-starting-player"}),
+    # Middle-earth Quest has no first player: its Turn order says Sauron's turn begins play
+    ("who goes first", "meq", {"meq:setup-turn-order"}),
 ])
 def test_how_a_game_ends_and_who_goes_first_in_players_words(app, text, game, answers):
     assert top(app, text, game).hits[0].id in answers, top_ids(app, text, game)
@@ -516,3 +518,32 @@ def test_die_is_a_death_when_something_dies_and_one_of_the_dice_otherwise(app, t
     assert first is None or results.hits[0].id == first, [hit.id for hit in results.hits]
     said = [rule for rewrite in results.rewrites for rule in rewrite.rules]
     assert ("eliminated" in said) == rewritten, said
+
+
+@pytest.mark.parametrize("text, game, first", [
+    ("how many cards can I hold", "meq", "meq:hero-draw"),
+    ("how many cards can i keep", "wotr-cards", "wotr-cards:term-carryover-limit"),
+    ("how many cards can i hold", "wotr-cards", "wotr-cards:term-carryover-limit"),
+])
+def test_the_cards_a_player_can_hold_or_keep_are_the_hand_limit(app, text, game, first):
+    assert top(app, text, game).hits[0].id == first, top_ids(app, text, game)
+
+
+@pytest.mark.parametrize("text, game, first", [
+    ("how does combat work", "meq", {"meq:combat", "meq:combat-rules"}),
+    ("how does a strike work", "meccg", {"meccg:resolve-strike"}),
+])
+def test_how_does_it_work_finds_the_entry_its_rules_sit_in(app, text, game, first):
+    with app.app_context():
+        index = get_search_index()
+        assert index.parse(text, game).overview
+        assert not index.parse("combat", game).overview
+    assert top(app, text, game).hits[0].id in first, top_ids(app, text, game)
+
+
+@pytest.mark.parametrize("text, game, first", [
+    ("what happens when hope runs out", "fotf", "fotf:losing"),  # "no hope left"
+    ("what if my units run out", "wotr", "wotr:leaders-lost-with-army"),  # "No units left?"
+])
+def test_something_running_out_is_none_of_it_left(app, text, game, first):
+    assert top(app, text, game).hits[0].id == first, top_ids(app, text, game)

@@ -19,6 +19,8 @@ Players ask questions, not titles, so a query is read the way a player means it:
   and a rule before its exceptions; for a lone term, its glossary entry; for words that are a
   title ("hero turn steps"), that entry; a question about odds or scores lists the calculator
   it asks for first; a "how many" question, an entry that gives a number of what it asks about;
+  "how does X work", the entry the rules of X sit in (a section, or the phase of its steps);
+  "X runs out", also where the rules say there is no X left;
 - a query that names a game ("meq setup") searches that game; without a game filter or a
   name, entries of the game whose rules fit the whole question come first.
 The query text is never parsed as query syntax, so no input can widen a search or break it.
@@ -73,6 +75,13 @@ COUNT_QUESTION = re.compile(r"\bhow\s+(?:many|much)\s+((?:[\w'’-]+\s*){1,3})")
 # the little words that make a verb a phrase of its own: "run away" is not "run", "give up" not "give"
 PARTICLES = frozenset({"away", "back", "off", "out", "up", "down", "over", "around", "through"})
 OVERVIEW = frozenset({"step", "phase"})  # "hero turn steps" asks for the Hero Turn, not for steps
+# "how does combat work", "explain strikes": the whole of it, the entry the others about it sit in
+OVERVIEW_QUESTION = re.compile(r"\bhow\b.*\bworks?\b|^\s*explain\b")
+OVERVIEW_GIVEN = 0.1  # how much an entry moves up for each entry in it that answers too, up to OVERVIEW_REACH
+OVERVIEW_REACH = 3
+# "hope runs out", "ran out of cards": the rules say there is none left ("no hope left", "no cards left")
+RUN_OUT = re.compile(r"\b([\w'’-]+)\s+(?:runs?|ran)\s+out\b(?!\s+of)|\b(?:runs?|ran)\s+out\s+of\s+([\w'’-]+)")
+RUN_WORDS = frozenset({"run", "ran"})
 
 
 class JoinedWordFilter(Filter):
@@ -212,6 +221,7 @@ class QueryReading:
     game: str | None = None  # the game the query names ("meq setup"), if it names one
     words: frozenset = frozenset()  # the words typed (corrected), as typed
     counted: frozenset = frozenset()  # stems of what "how many" asks about: an entry with a number of it answers
+    overview: bool = False  # "how does X work": the entry that holds the rules of X, not one of them
 
 
 # --- the fast path ------------------------------------------------------------------------
@@ -427,6 +437,11 @@ class SearchIndex:
             if entry.parent is not None:
                 self.parent[docnums[f"{entry.game}:{entry.id}"]] = docnums[f"{entry.game}:{entry.parent.id}"]
         self.games = tuple(library.games)
+        # the entries an entry sits in, its section last: what holds it
+        section_doc = {(f["game"], f["section"]): d for d, f in self.stored.items() if f["kind"] == "section"}
+        self.holders = [(*self.ancestors(docnum), section_doc[(fields["game"], fields["section"])])
+                        if fields["kind"] not in ("section", "calculator") else ()
+                        for docnum, fields in sorted(self.stored.items())]
         # the entries of a game's Setup section
         self.in_setup = frozenset(docnum for docnum, fields in self.stored.items()
                                   if fields["trail"][1:] and stems(fields["trail"][1]) == (SETUP_WORD,))
@@ -547,7 +562,8 @@ class SearchIndex:
 
     def parse(self, text, game=None, fuzzy=True):
         """How search reads a typed query: its parts, corrections and rewrites."""
-        reading = QueryReading(definition=bool(self.definition.match(fold(text))), counted=self._counting(text))
+        reading = QueryReading(definition=bool(self.definition.match(fold(text))), counted=self._counting(text),
+                               overview=bool(OVERVIEW_QUESTION.search(fold(text))))
         for phrase in re.findall(r'"([^"]*)"', text):
             key = stems(phrase)
             if key:
@@ -605,7 +621,24 @@ class SearchIndex:
             meaning = self.numbers.get(word, word)  # "two" and "2" are one number
             if query is not None and meaning not in {g.meaning for g in reading.parts}:
                 reading.parts.append(QueryPart(typed=word, query=query, term=True, meaning=meaning, key=" ".join(stems(word))))
+        self._none_left(text, reading)
         return reading
+
+    def _none_left(self, text, reading):
+        """"Hope runs out" is also the rules' "no hope left": the part that says it runs out finds that too."""
+        found = RUN_OUT.search(fold(text))
+        word = (found.group(1) or found.group(2)) if found else ""
+        subject = stems(word) if word not in self.filler else ()  # "it runs out" says nothing of what
+        if not subject:
+            return
+        none_left = self._phrase_query(("no", *subject, "left"))
+        for number, part in enumerate(reading.parts):
+            if part.key.split()[:1] and part.key.split()[0] in RUN_WORDS:
+                reading.parts[number] = replace(part, query=wq.Or([part.query, none_left]))
+                return
+        # where the game has no words for running out, the part is only what its rules say
+        if len(reading.parts) < MAX_QUERY_WORDS:
+            reading.parts.append(QueryPart(typed="run out", query=none_left, meaning="run out", key="run out"))
 
     def _match_phrase(self, word_stems, i, game, typed, corrected):
         """The longest glossary or player phrase starting at word i: (words, part, rewrite) or None;
@@ -715,7 +748,14 @@ class SearchIndex:
         if game is not None:
             fit = {}
         factor = {"term": TERM_FACTOR_LONE if lone else TERM_FACTOR_QUESTION, "calculator": CALCULATOR_FACTOR_NOT_ASKED,
-                  "section": SECTION_FACTOR_QUESTION if reading.question else 1.0}
+                  "section": SECTION_FACTOR_QUESTION if reading.question and not reading.overview else 1.0}
+        # "how does X work" asks for the entry the rules of X sit in: each entry in it that answers too moves it up
+        holds = {}
+        if reading.overview:
+            for docnum in score:
+                for holder in self.holders[docnum]:
+                    if holder in score:
+                        holds[holder] = holds.get(holder, 0) + 1
         best = max(score.values())
 
         # a lone term, or "what is" one, is answered by the glossary entry it names (or, for a
@@ -727,9 +767,12 @@ class SearchIndex:
             for key in (part.key, *(" ".join(stems(r)) for r in rules)):
                 named |= self.named_terms.get(key, set())
         # a query whose words are a title asks for that entry; a question's lone word, or a
-        # question about a glossary term, still wants the rule that answers it
+        # question about a glossary term, still wants the rule that answers it, unless it asks
+        # how that works and the entry holds rules about it ("how does combat work": Combat)
         asked = [s for part in reading.parts for s in part.key.split()]
         titled = self.titles.get(self._title_words(asked), set()) if lone or len(set(asked)) > 1 else set()
+        if reading.overview and not titled:  # of the entries titled so, those that hold others it asks about
+            titled = {docnum for docnum in self.titles.get(self._title_words(asked), ()) if docnum in holds}
         kind_of, asked_for, words = self.doc_kind, reading.calculators, self._title_words(asked)
         # a title the query says all of moves up by how much of the query it is: "fellowship action
         # in solo" says more of Fellowship (solo) than of Fellowship
@@ -758,6 +801,8 @@ class SearchIndex:
             share = coverage[docnum] + GAME_FIT * fit.get(game_of[docnum], 0.0) + said.get(docnum, 0.0)
             if reading.counted & self.numbered[docnum]:
                 share += COUNT_GIVEN
+            if docnum in holds:
+                share += OVERVIEW_GIVEN * min(holds[docnum], OVERVIEW_REACH)
             kind = CALCULATOR_FACTOR_ASKED if docnum in asked_for else factor.get(kind_of[docnum], 1.0)
             if docnum in self.in_setup and not self.title_words[docnum] <= rewritten:
                 kind *= setup_factor
