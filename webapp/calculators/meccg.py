@@ -5,7 +5,7 @@ from ..engines.meccg.corruption import MAX_CORRUPTION, REMOVAL_COMPARISONS
 from ..engines.meccg.corruption import PER_SUPPORTING_CHARACTER as ROLL_PER_SUPPORT
 from ..engines.meccg.corruption import REMAIN_UNTAPPED_PENALTY as REMOVAL_UNTAPPED_PENALTY
 from ..engines.meccg.council import MAX_DECK_EXHAUSTIONS, PLAYER_COUNTS, RULESETS, SOURCE_RANGE, SOURCES
-from ..engines.meccg.dice import HIGHEST_ROLL, LOWEST_ROLL
+from ..engines.meccg.dice import roll_needed
 from ..engines.meccg.influence import INFLUENCE_KINDS
 from ..engines.meccg.inputs import MAX_INFLUENCE, MAX_MODIFIER, MAX_SUPPORT, signed
 from ..engines.meccg.strike import (BODY_CHECK_ALREADY_WOUNDED, MAX_BODY, MAX_UNUSED_STRIKES, PER_SUPPORTING_CHARACTER,
@@ -25,11 +25,6 @@ def influence_field(name, label, example, help_text="", **more):
     """Unused influence: a count, so a blank is 0."""
     return Integer(name, label, default=0, example=example, minimum=0, maximum=MAX_INFLUENCE,
                    help=help_text, **more)
-
-
-def roll_needed(need, none="no roll", some="a roll of {need} or more"):
-    """The lowest 2d6 roll that does it, in words."""
-    return "any roll" if need <= LOWEST_ROLL else (none if need > HIGHEST_ROLL else some.format(need=need))
 
 
 def succeeds_chart(success_label):

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from ..words import counted
 from .dice import (HIGHEST_ROLL, LOWEST_ROLL, TWO_D6_OUTCOMES, chance_at_least, chance_greater, describe_chance,
-                   rolls_for, two_d6)
+                   roll_needed, rolls_for, two_d6)
 from .inputs import MAX_MODIFIER, MAX_SUPPORT, require_bool, require_choice, require_int, signed
 
 PER_SUPPORTING_CHARACTER = +1
@@ -69,8 +69,8 @@ def corruption_removal(need: int, modifier: int = 0, stay_untapped: bool = False
     lowest_roll = need - bonus + (1 if comparison == "greater" else 0)
     wording = "more than" if comparison == "greater" else "at least"
     probability = chance_at_least(two_d6(), lowest_roll)
-    needed = (f"you need {lowest_roll} or more on 2d6" if LOWEST_ROLL < lowest_roll <= HIGHEST_ROLL
-              else "every roll removes it" if lowest_roll <= LOWEST_ROLL else "no roll removes it")
+    needed = roll_needed(lowest_roll, every="every roll removes it", none="no roll removes it",
+                         some="you need {need} or more on 2d6")
     steps.append(f"The roll plus {signed(bonus)} must be {wording} {need}, so {needed}.")
     steps.append(f"Rolls that remove the card: {describe_chance(probability, TWO_D6_OUTCOMES)}.")
     return {"probability": probability, "lowest_roll": lowest_roll, "steps": steps}

@@ -42,6 +42,13 @@ def chance_greater(distribution: dict[int, Fraction], threshold: int) -> Fractio
     return chance_at_least(distribution, threshold + 1)
 
 
+def roll_needed(lowest: int, every: str = "any roll", none: str = "no roll",
+                some: str = "a roll of {need} or more") -> str:
+    """The lowest 2d6 total that does it, in words: ``every`` when any roll does, ``none`` when no
+    roll can, else ``some`` with the total as {need}."""
+    return every if lowest <= LOWEST_ROLL else none if lowest > HIGHEST_ROLL else some.format(need=lowest)
+
+
 def roll_range(low: int, high: int) -> str:
     """The 2d6 totals from low to high that can be rolled, in words: '7 or more', '5 or 6', '2 to 4',
     '12'; '' when none can."""

@@ -1,7 +1,7 @@
 """Influence attempts on an opponent's cards, and playing a faction at a site, with exact 2d6 odds."""
 
-from .dice import (DIFFERENCE_OUTCOMES, TWO_D6_OUTCOMES, chance_at_least, describe_chance,
-                   two_d6, two_d6_difference)
+from .dice import (DIFFERENCE_OUTCOMES, HIGHEST_ROLL, LOWEST_ROLL, TWO_D6_OUTCOMES, chance_at_least, describe_chance,
+                   roll_needed, two_d6, two_d6_difference)
 from .inputs import (MAX_INFLUENCE, MAX_MODIFIER, InputError, require_bool, require_choice, require_int,
                      signed)
 
@@ -98,11 +98,11 @@ def faction_play(direct_influence: int, modifiers: int, faction_number: int) -> 
     steps = [
         f"Direct influence {direct_influence}, modifiers {signed(modifiers)}: {base} before the roll.",
         f"The roll plus {base} must be more than the faction's number {faction_number}"
-        + (f", so you need {need} or more on 2d6." if 2 < need <= 12 else "."),
+        + roll_needed(need, every=".", none=".", some=", so you need {need} or more on 2d6."),
     ]
-    if need <= 2:
+    if need <= LOWEST_ROLL:
         steps.append("Every roll is enough, so the faction always comes into play.")
-    elif need > 12:
+    elif need > HIGHEST_ROLL:
         steps.append("No roll is high enough, so the faction cannot be played this way.")
     steps.append(f"Rolls that succeed: {describe_chance(probability, TWO_D6_OUTCOMES)}.")
     return {"probability": probability, "need": need, "steps": steps}
