@@ -44,6 +44,7 @@ def create_app(config=None):
 
     from . import caching, calculators, content_store, errors, offline, search, security, slashes
     from .content import GAME_IDS
+    from .engines.words import noun
 
     class GameConverter(AnyConverter):
         """Only the five game ids: any other first path segment is a 404 at routing."""
@@ -64,6 +65,7 @@ def create_app(config=None):
     caching.init_app(app)
     offline.init_app(app)
     calculators.init_app(app)
+    app.add_template_global(noun)  # "1 point", "2 points" where a page sets the number apart
     app.register_blueprint(main_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(checklist_bp)
