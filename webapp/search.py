@@ -437,6 +437,9 @@ class SearchIndex:
             if entry.parent is not None:
                 self.parent[docnums[f"{entry.game}:{entry.id}"]] = docnums[f"{entry.game}:{entry.parent.id}"]
         self.games = tuple(library.games)
+        # of those, the ones a game's rules never say, by game: there they mean nothing at all
+        self.phrasal_unsaid = frozenset((key, game) for key in self.phrasal for game in self.games
+                                        if not self.scores(self._phrase_query(key.split()), game))
         # the entries an entry sits in, its section last: what holds it
         section_doc = {(f["game"], f["section"]): d for d, f in self.stored.items() if f["kind"] == "section"}
         self.holders = [(*self.ancestors(docnum), section_doc[(fields["game"], fields["section"])])
@@ -667,7 +670,7 @@ class SearchIndex:
                         if (game is None or g == game) and g not in named and not abbreviation
                         and not corrected.keys() & range(i, i + n)}
             if not concepts and not rewrites:
-                if game is not None and key in self.phrasal and not self.scores(self._phrase_query(key.split()), game):
+                if (key, game) in self.phrasal_unsaid:
                     return n - 1, None, None  # the particle is left to be read as the filler word it is
                 continue
             alternatives = [self._phrase_query(key.split())] * (abbreviation == short)
