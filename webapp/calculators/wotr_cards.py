@@ -41,6 +41,7 @@ REACTIVATED = Boolean("reactivated", "Reactivated from the opponent's scoring ar
                       help="Its defence icons are then ignored.")
 POINTS = icons("points", "Battleground victory points", "What the winner scores.", example=3)
 
+
 def defender_brief(card) -> str:
     """A defending card in a few words, for the inputs line: "2 icons", "1 icon + a 1-icon item"."""
     items = card.get("items") or ()

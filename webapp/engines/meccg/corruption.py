@@ -38,7 +38,8 @@ def corruption_check(corruption: int, modifier: int = 0, support: int = 0) -> di
     passed = chance_greater(distribution, equal_roll)
     discard = distribution.get(equal_roll, Fraction(0)) + distribution.get(equal_roll - 1, Fraction(0))
     eliminate = 1 - passed - discard
-    steps.append(rolls_for([(equal_roll + 1, HIGHEST_ROLL, "passes"), (equal_roll - 1, equal_roll, "discards the character"),
+    steps.append(rolls_for([(equal_roll + 1, HIGHEST_ROLL, "passes"),
+                            (equal_roll - 1, equal_roll, "discards the character"),
                             (LOWEST_ROLL, equal_roll - 2, "eliminates him")]))
     steps.append(f"Pass {describe_chance(passed, TWO_D6_OUTCOMES)}, discard "
                  f"{describe_chance(discard, TWO_D6_OUTCOMES)}, eliminate "

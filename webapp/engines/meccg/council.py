@@ -84,7 +84,8 @@ def _double(sources: dict, opponent: dict) -> tuple[dict, str]:
                        "so nothing doubles.")
     changes = [f"{name} {sources[name]} to {after[name]}" for name in doubled if sources[name]]
     result = ("; ".join(changes) + ".") if changes else "you have no points there, so nothing changes."
-    return after, f"The opponent has 0 or less in {and_list(doubled)}, so {'it doubles' if len(doubled) == 1 else 'those double'}: {result}"
+    double = "it doubles" if len(doubled) == 1 else "those double"
+    return after, f"The opponent has 0 or less in {and_list(doubled)}, so {double}: {result}"
 
 
 def _half_rule(sources: dict, ruleset: str) -> tuple[dict, str]:

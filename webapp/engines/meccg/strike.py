@@ -58,7 +58,8 @@ def strike(prowess: int, strike_prowess: int, tapped: bool = False, wounded: boo
     defeated = chance_greater(distribution, tie_roll)
     ineffectual = distribution.get(tie_roll, Fraction(0))
     successful = 1 - defeated - ineffectual
-    steps.append(rolls_for([(tie_roll + 1, HIGHEST_ROLL, "defeats the strike"), (tie_roll, tie_roll, "makes it ineffectual"),
+    steps.append(rolls_for([(tie_roll + 1, HIGHEST_ROLL, "defeats the strike"),
+                            (tie_roll, tie_roll, "makes it ineffectual"),
                             (LOWEST_ROLL, tie_roll - 1, "makes it successful (the character is wounded)")]))
     steps.append(f"Strike defeated {describe_chance(defeated, TWO_D6_OUTCOMES)}, ineffectual "
                  f"{describe_chance(ineffectual, TWO_D6_OUTCOMES)}, successful "
