@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from webapp.engines import fotf_dice, meq_dominance, wotr_cards
 from webapp.engines.meccg import (corruption_check, corruption_removal, council_can_be_called, faction_play,
                                   free_council, influence_attempt, strike)
-from webapp.engines.meccg.council import PLAYER_COUNTS, SOURCE_RANGE, SOURCES
+from webapp.engines.meccg.council import MAX_CALLING_POINTS, PLAYER_COUNTS, SOURCE_RANGE, SOURCES
 from webapp.engines.meccg.influence import INFLUENCE_KINDS
 from webapp.engines.wotr_battle import Army, battle, modifier_window, remove_casualties
 from webapp.engines.wotr_combat import at_least, combat_roll, describe_roll, die_hits, expected_hits
@@ -517,7 +517,7 @@ CORRUPTION_CALLS = {
                             "comparison": bad_choice(("greater", "at-least"))}),
     "council_can_be_called": (council_can_be_called,
                               {"deck_exhaustions": 1, "marshalling_points": 20, "opponent_deck_exhaustions": 0},
-                              {"deck_exhaustions": bad_whole(0, 10), "marshalling_points": bad_whole(-500, 500),
+                              {"deck_exhaustions": bad_whole(0, 10), "marshalling_points": bad_whole(-MAX_CALLING_POINTS, MAX_CALLING_POINTS),
                                "opponent_deck_exhaustions": bad_whole(0, 10)}),
 }
 

@@ -90,6 +90,7 @@ class Builder:
                                                    columns=_strings(table["columns"]),
                                                    rows=[_strings(row) for row in table["rows"]]),
             aliases=tuple(_strings(raw.get("aliases"))),
+            asked=tuple(_strings(raw.get("asked"))),
             parent=parent,
             depth=depth,
         )
@@ -114,6 +115,7 @@ class Builder:
             section=section.id,
             body=_text(raw["body"]),
             aliases=tuple(_strings(raw.get("aliases"))),
+            asked=tuple(_strings(raw.get("asked"))),
         )
         term.html = self.markdown.render(term.body)
         term.text = plain_text(term.html)

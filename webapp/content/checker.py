@@ -9,7 +9,7 @@ from .data_files import DATA_FILES
 from .rendering import REF_LINK, raw_html
 from .schema import (CHECKLIST_KEYS, ENTRY_KEYS, FLAGS, GAME_IDS, GAME_KEYS, ID_PATTERN, RESERVED_SECTION_IDS,
                      SECTION_KEYS, SECTION_KINDS, SOURCE_RULE_KEYS, SOURCE_SECTION_KEYS, SOURCES_FILE, SOURCES_KEYS,
-                     TABLE_KEYS, TERM_KEYS, WHEN_FLAGS, counts)
+                     TABLE_KEYS, TERM_KEYS, WHEN_FLAGS, ASKED_COUNT, ASKED_MAX_CHARS, ASKED_REQUIRED, counts)
 
 # libyaml's loader when PyYAML has it: the same safe loading, several times faster at start
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -53,6 +53,7 @@ class Checker:
         self.section_ids = {}  # game id -> its section ids
         self.refs = []  # (file, path, game id, reference) checked once every id is known
         self.mapped_sources = {}  # game id -> {entry id: {kind: [where, ...]}} from sources.yaml
+        self.asked = {}  # a question as compared (case, spaces and end punctuation folded) -> where it is listed
 
     def problem(self, file, path, message):
         rel = file.relative_to(self.root.parent) if file.is_absolute() else file
@@ -291,6 +292,7 @@ class Checker:
         if raw.get("table") is not None:
             self.check_table(file, f"{path}.table", raw["table"])
         self.string_list(file, f"{path}.aliases", raw.get("aliases"))
+        self.check_asked(game_id, file, path, raw)
         for ref in self.string_list(file, f"{path}.see", raw.get("see")):
             self.refs.append((file, f"{path}.see", game_id, ref))
         self.check_entry_source(game_id, file, path, str(raw["id"]), raw.get("source"))
@@ -314,10 +316,35 @@ class Checker:
         self.text(file, f"{path}.term", raw["term"], required=True)
         self.markdown(game_id, file, f"{path}.body", raw["body"], required=True, entry_id=raw["id"])
         self.string_list(file, f"{path}.aliases", raw.get("aliases"))
+        self.check_asked(game_id, file, path, raw)
         for ref in self.string_list(file, f"{path}.see", raw.get("see")):
             self.refs.append((file, f"{path}.see", game_id, ref))
         self.check_entry_source(game_id, file, path, str(raw["id"]), raw.get("source"))
         self.register(game_id, file, path, str(raw["id"]), section_id)
+
+    def check_asked(self, game_id, file, path, raw):
+        """``asked``: ASKED_COUNT questions in players' words, plain text, none listed under two entries."""
+        if "asked" not in raw:
+            if ASKED_REQUIRED:
+                self.problem(file, f"{path}.asked", f"'{raw['id']}' needs {ASKED_COUNT[0]} to {ASKED_COUNT[1]} "
+                                                    "questions players ask that it answers")
+            return
+        questions = self.string_list(file, f"{path}.asked", raw["asked"])
+        low, high = ASKED_COUNT
+        if not low <= len(questions) <= high:
+            self.problem(file, f"{path}.asked", f"has {len(questions)} questions; give {low} to {high}")
+        for i, question in enumerate(questions):
+            where = f"{path}.asked[{i}]"
+            if not question.strip() or len(question) > ASKED_MAX_CHARS:
+                self.problem(file, where, f"must be a question of 1 to {ASKED_MAX_CHARS} characters")
+            tags = raw_html(question)
+            if tags:
+                self.problem(file, where, f"raw HTML {', '.join(dict.fromkeys(tags))}: a question is plain text")
+            key = " ".join(question.lower().strip(" ?!.").split())
+            first = self.asked.setdefault(key, (game_id, str(raw["id"])))
+            if first != (game_id, str(raw["id"])):
+                self.problem(file, where, f"'{question}' is already asked of {first[0]}:{first[1]}; "
+                                          "a question belongs to the one entry that answers it")
 
     def check_table(self, file, path, raw):
         if not isinstance(raw, dict):

@@ -51,6 +51,7 @@ class Entry:
     calculator: str = ""
     table: Table | None = None
     aliases: tuple = ()
+    asked: tuple = ()  # questions players ask that this entry answers, in their words
     entries: list = field(default_factory=list)
     parent: Entry | None = None
     depth: int = 0

@@ -67,9 +67,14 @@ SECTION_KEYS = {
 ENTRY_KEYS = {
     "id": True, "title": True, "short": False, "body": False, "flags": False, "when": False,
     "see": False, "calculator": False, "table": False, "aliases": False, "entries": False,
-    "source": False,
+    "source": False, "asked": False,
 }
-TERM_KEYS = {"id": True, "term": True, "aliases": False, "body": True, "see": False, "source": False}
+TERM_KEYS = {"id": True, "term": True, "aliases": False, "body": True, "see": False, "source": False, "asked": False}
+# An entry's `asked`: the questions players ask that it answers, this many of them.
+ASKED_COUNT = (3, 8)
+ASKED_MAX_CHARS = 300
+# Every phase, step, rule and term must carry `asked` (off while the lists are being written).
+ASKED_REQUIRED = False
 TABLE_KEYS = {"caption": False, "columns": True, "rows": True}
 # sources.yaml: the game's summary section by section, and what the published rulebook adds.
 SOURCES_FILE = "sources.yaml"
