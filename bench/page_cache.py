@@ -49,6 +49,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     from webapp import create_app
+    from webapp.state import state_of
 
     with tempfile.TemporaryDirectory(prefix="redbook-bench-instance-") as instance:
         app = create_app({"INSTANCE_PATH": instance})
@@ -62,7 +63,7 @@ def main(argv=None):
             assert response.status_code == 200
         junk_seconds = time.perf_counter() - start
         after = time_requests(client, "/print", args.requests)
-        info = app.extensions["redbook.pages"].cache_info()
+        info = state_of(app).render_page.cache_info()
 
     print(f"Page cache: /print on a fresh app, and on one sent {args.junk:,} junk query strings on / first; "
           f"{args.requests} requests each, milliseconds (in process, Flask test client)")

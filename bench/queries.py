@@ -245,7 +245,7 @@ def build_queries(library=None, count: int = DEFAULT_COUNT, seed: int = SEED) ->
     """
     if library is None:
         import webapp
-        from webapp.content_store import read_library
+        from webapp.library import read_library
 
         library = read_library(webapp.PROJECT_ROOT / "content")
     maker = QueryMaker(library, seed)

@@ -72,11 +72,11 @@ def time_repeats(search, queries):
     return timings
 
 
-def time_builds(search_module, library, repetitions, held_scores):
+def time_builds(search_module, state, repetitions, held_scores):
     runs = []
     for _ in range(repetitions):
         start = time.perf_counter()
-        search_module.SearchIndex(library, held_scores=held_scores)
+        search_module.SearchIndex(state.library, state.calculators, held_scores=held_scores)
         runs.append(time.perf_counter() - start)
     return runs
 
@@ -93,11 +93,13 @@ def main(argv=None):
 
     from webapp import create_app
     from webapp import search as search_module
+    from webapp.state import state_of
 
     started = time.perf_counter()
     app = create_app()
     create_seconds = time.perf_counter() - started
-    library = app.extensions["redbook.library"]
+    state = state_of(app)
+    library = state.library
     queries = build_queries(library) if args.count is None else build_queries(library, count=args.count)
 
     with app.app_context():
@@ -110,10 +112,10 @@ def main(argv=None):
             for fuzzy in (True, False):
                 modes[fuzzy] = time_queries(search, index, queries, fuzzy, args.repetitions)
         repeats = sorted(time_repeats(search, queries))
-        plain = search_module.SearchIndex(library, held_scores=False)
+        plain = search_module.SearchIndex(library, state.calculators, held_scores=False)
         plain_times, _ = time_queries(plain.search, plain, queries, True, 1)
-        builds = time_builds(search_module, library, args.builds, True)
-        plain_builds = time_builds(search_module, library, args.builds, False)
+        builds = time_builds(search_module, state, args.builds, True)
+        plain_builds = time_builds(search_module, state, args.builds, False)
 
     print(f"Search latency in process: {len(queries)} distinct queries, limit {LIMIT}, result cache emptied before "
           f"each call, {args.repetitions} passes per mode (each query's median over the passes), milliseconds")

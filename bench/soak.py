@@ -159,7 +159,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     stop_on_sigterm()
 
-    from webapp.content_store import read_library
+    from webapp.library import read_library
     import webapp
 
     library = read_library(webapp.PROJECT_ROOT / "content")

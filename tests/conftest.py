@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from webapp import PROJECT_ROOT, create_app, default_config
+from webapp.state import state_of
 
 
 @pytest.fixture(scope="session")
@@ -33,13 +34,13 @@ def content_dir():
 @pytest.fixture(scope="session")
 def library(app):
     """The real content, as the app loaded it."""
-    return app.extensions["redbook.library"]
+    return state_of(app).library
 
 
 @pytest.fixture(scope="session")
 def calculators(app):
     """The app's calculators by id, bound to the real content."""
-    return app.extensions["redbook.calculators"]
+    return state_of(app).calculators
 
 
 @pytest.fixture(scope="session")

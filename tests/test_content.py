@@ -7,9 +7,10 @@ from click.testing import CliRunner
 from flask import url_for
 
 from webapp import create_app
+from webapp.state import state_of
 from webapp.cli import main as redbook
 from webapp.content import GAME_IDS, ContentError
-from webapp.content_store import read_library
+from webapp.library import read_library
 
 
 def test_real_content_loads_every_game(library):
@@ -247,7 +248,7 @@ def test_the_app_reads_the_dice_from_its_own_content_folder(content_copy, tmp_pa
     path = content_copy / "fotf" / "data" / "dice.yaml"
     mutate(path, lambda d: d.update(search={"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}))
     app = create_app({"CONTENT_DIR": str(content_copy), "INSTANCE_PATH": str(tmp_path / "instance")})
-    calc = app.extensions["redbook.calculators"]["fotf-search"]
+    calc = state_of(app).calculators["fotf-search"]
     client = app.test_client()
     form = client.get("/fotf/calc/search").get_data(as_text=True)
     for name, count in {"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}.items():

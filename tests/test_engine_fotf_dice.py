@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 from webapp.content import ContentError
-from webapp.content_store import read_library
+from webapp.library import read_library
 from webapp.engines.fotf_dice import (
     battle_dice,
     battle_roll,

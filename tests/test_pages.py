@@ -6,7 +6,7 @@ import pytest
 
 from webapp import default_config
 from webapp.content import GAME_IDS
-from webapp.content_store import read_library
+from webapp.library import read_library
 
 # the parameters are collected before any fixture exists, so the content is read once here
 SECTION_URLS = [section.url for section in read_library(default_config()["CONTENT_DIR"]).sections()]

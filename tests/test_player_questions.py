@@ -10,6 +10,7 @@ import yaml
 
 from bench.search_quality import BATCHES, load_questions, question_files, scores
 from webapp.calculators import CALCULATORS
+from webapp.state import state_of
 from webapp.content import GAME_IDS
 
 # (filtered, measure): least share, for the whole set
@@ -39,7 +40,7 @@ def test_no_question_is_asked_twice():
 
 
 def test_every_expected_id_exists(app):
-    library = app.extensions["redbook.library"]
+    library = state_of(app).library
     calculators = {f"{c.game}:calc/{c.slug}" for c in CALCULATORS.values()}
     for question in load_questions():
         for full in question.expect:

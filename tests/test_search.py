@@ -7,8 +7,9 @@ import yaml
 
 from bench.search_quality import question_files
 from webapp import default_config
+from webapp.state import state_of
 from webapp.content import GAME_IDS
-from webapp.content_store import read_library
+from webapp.library import read_library
 from webapp.search import SearchIndex, fold, get_search_index, search, stems
 
 QUESTIONS = sorted(Path(__file__).parent.glob("search_questions/*.yaml"))
@@ -201,8 +202,7 @@ def questions_asked():
 
 def test_held_scores_rank_exactly_as_whoosh_ranks(app):
     """The fast path (scores read from the index once) answers every question as plain Whoosh does."""
-    library = app.extensions["redbook.library"]
-    plain = SearchIndex(library, held_scores=False)
+    plain = SearchIndex(state_of(app).library, state_of(app).calculators, held_scores=False)
     with app.app_context():
         held = get_search_index()
     assert held.held is not None and plain.held is None
@@ -384,7 +384,7 @@ def test_a_lone_player_word_finds_the_glossary_entry_of_the_rules_word(app):
 def test_no_game_rewrites_a_name_its_own_rules_give(library):
     """A player phrase that is, word endings aside, a name in its game's rules (captured: Capture)
     would show that game's players another meaning of the rules' own word."""
-    from webapp.vocabulary import game_names
+    from webapp.content.vocabulary import game_names
 
     clashes = []
     for game, rewrites in library.vocabulary.rewrites.items():

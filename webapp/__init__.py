@@ -1,32 +1,41 @@
-"""Red Book: a rules reference and exact calculators for five Middle-earth games."""
-from pathlib import Path
+"""Red Book: a rules reference and exact calculators for five Middle-earth games.
 
+``create_app`` is the whole app in one place: its settings, its route table (every blueprint it
+registers) and the hooks every response passes through, then what it loads, in order, into one
+:class:`~webapp.state.AppState`.
+"""
 from flask import Flask
+from werkzeug.routing import AnyConverter
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from . import caching, errors, security, slashes
+from .api import bp as api_bp
+from .caching import build_fingerprint, static_fingerprints
+from .calculators import bind_calculators
+from .calculators.views import bp as calculators_bp
+from .checklist import bp as checklist_bp
+from .content import GAME_IDS
+from .engines.words import noun
+from .library import read_library
+from .main import bp as main_bp
+from .offline import bp as offline_bp
+from .pages import flag_label, page_cache
+from .search import SearchIndex
+from .settings import PROJECT_ROOT, data_folder, default_config
+from .site_map import page_paths
+from .state import AppState, attach
+
+__all__ = ["PROJECT_ROOT", "create_app", "data_folder", "default_config"]
 
 
-def data_folder(name):
-    """templates/, static/ or content/: beside the package in a checkout, inside it (webapp/share/,
-    see pyproject.toml) once installed from a wheel."""
-    installed = Path(__file__).resolve().parent / "share" / name
-    return installed if installed.is_dir() else PROJECT_ROOT / name
+class GameConverter(AnyConverter):
+    """Only the five game ids: any other first path segment is a 404 at routing."""
 
-
-def default_config():
-    """Settings; FLASK_* environment variables (JSON values, e.g. FLASK_TRUSTED_HOSTS='["rules.example.org"]')
-    override them, and create_app's config overrides both."""
-    return {
-        # Behind a reverse proxy: {"x_for": 1, "x_proto": 1} trusts one proxy's X-Forwarded-For
-        # and X-Forwarded-Proto (werkzeug's ProxyFix arguments). None: no proxy headers are read.
-        "PROXY_FIX": None,
-        "CONTENT_DIR": str(data_folder("content")),
-        "MAX_CONTENT_LENGTH": 64 * 1024,
-    }
+    def __init__(self, url_map):
+        super().__init__(url_map, *GAME_IDS)
 
 
 def create_app(config=None):
-    """Build the app: load and validate the content, build the search index in memory."""
+    """Build the app: its routes, then load and check the content and build the search index in memory."""
     config = dict(config or {})
     app = Flask(
         __name__,
@@ -40,38 +49,42 @@ def create_app(config=None):
     app.config.from_mapping(config)
     app.json.sort_keys = False  # keys in the order each response is written, as documented
 
-    from werkzeug.routing import AnyConverter
-
-    from . import caching, calculators, content_store, errors, offline, search, security, slashes
-    from .content import GAME_IDS
-    from .engines.words import noun
-
-    class GameConverter(AnyConverter):
-        """Only the five game ids: any other first path segment is a 404 at routing."""
-
-        def __init__(self, url_map):
-            super().__init__(url_map, *GAME_IDS)
-
+    # The route table: every URL the app answers is in one of these blueprints (and /static).
     app.url_map.converters["game"] = GameConverter
-    from .api import bp as api_bp
-    from .checklist import bp as checklist_bp
-    from .main import bp as main_bp
+    app.register_blueprint(main_bp)  # /, /search, /healthz, /<game>/, /<game>/<section>
+    app.register_blueprint(checklist_bp)  # /<game>/turn, /<game>/print, /print
+    app.register_blueprint(calculators_bp)  # /<game>/calc/, /<game>/calc/<slug>
+    app.register_blueprint(api_bp)  # /api/search, /api/openapi.json, /api/<game>/<calculator endpoint>
+    app.register_blueprint(offline_bp)  # /sw.js, /manifest.webmanifest, /offline
 
-    content_store.init_app(app)
-    search.init_app(app)
-    errors.init_app(app)
-    security.init_app(app)
-    slashes.init_app(app)
-    caching.init_app(app)
-    offline.init_app(app)
-    calculators.init_app(app)
+    # What every request and response passes through.
+    errors.init_app(app)  # JSON errors under /api/, HTML pages elsewhere
+    security.init_app(app)  # security headers, relative redirects
+    slashes.init_app(app)  # a page asked with or without its trailing slash
+    caching.init_app(app)  # compression, ETags, Cache-Control
     app.add_template_global(noun)  # "1 point", "2 points" where a page sets the number apart
-    app.register_blueprint(main_bp)
-    app.register_blueprint(api_bp)
-    app.register_blueprint(checklist_bp)
+    app.add_template_filter(flag_label)
 
+    attach(app, load_state(app))
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, **app.config["PROXY_FIX"])
     return app
+
+
+def load_state(app) -> AppState:
+    """What the app loads, in order, each from what comes before it; a content error stops here."""
+    library = read_library(app.config["CONTENT_DIR"])
+    calculators = bind_calculators(library)
+    search_index = SearchIndex(library, calculators)
+    static = static_fingerprints(app.static_folder)
+    return AppState(
+        library=library,
+        calculators=calculators,
+        search=search_index,
+        static=static,
+        build=build_fingerprint(library, static, app.template_folder),
+        render_page=page_cache(),
+        site_paths=page_paths(app.url_map, library, calculators),
+    )

@@ -20,7 +20,8 @@ from pathlib import Path
 from flask import request
 from flask_compress import Compress
 
-from . import PROJECT_ROOT
+from .settings import PROJECT_ROOT
+from .state import get_state
 
 YEAR = 365 * 24 * 3600
 IMMUTABLE = f"public, max-age={YEAR}, immutable"
@@ -51,12 +52,13 @@ def app_version():
         return "unknown"
 
 
-def build_fingerprint(app):
-    """A hash of everything a page or an API answer is made from, besides its own URL."""
+def build_fingerprint(library, static, template_folder):
+    """A hash of everything a page or an API answer is made from, besides its own URL: the app's
+    version, its code and templates, the content and the static files' fingerprints."""
     digest = hashlib.sha256(app_version().encode())
-    digest.update(app.extensions["redbook.library"].fingerprint.encode())
-    digest.update(json.dumps(app.extensions["redbook.static"], sort_keys=True).encode())
-    code = sorted((PROJECT_ROOT / "webapp").rglob("*.py")) + sorted(Path(app.template_folder).rglob("*"))
+    digest.update(library.fingerprint.encode())
+    digest.update(json.dumps(static, sort_keys=True).encode())
+    code = sorted((PROJECT_ROOT / "webapp").rglob("*.py")) + sorted(Path(template_folder).rglob("*"))
     for path in code:
         if path.is_file():
             digest.update(str(path.relative_to(PROJECT_ROOT)).encode())
@@ -77,11 +79,7 @@ def revalidated(etag):
 
 
 def init_app(app):
-    prints = static_fingerprints(app.static_folder)
-    app.extensions["redbook.static"] = prints
-    build = build_fingerprint(app)
-    app.extensions["redbook.build"] = build
-
+    """Compression, static addresses with their hash, validators and Cache-Control on every response."""
     for key, value in COMPRESSION.items():
         app.config.setdefault(key, value)
     # registered first, so it runs after the headers below are set (Flask runs them in reverse)
@@ -90,7 +88,7 @@ def init_app(app):
     @app.url_defaults
     def fingerprint_static(endpoint, values):
         if endpoint == "static" and "v" not in values:
-            digest = prints.get(values.get("filename", ""))
+            digest = get_state().static.get(values.get("filename", ""))
             if digest:
                 values["v"] = digest
 
@@ -101,7 +99,7 @@ def init_app(app):
     @app.before_request
     def answer_revalidation():
         if "If-None-Match" in request.headers and page_request():
-            etag = page_etag(build)
+            etag = page_etag(get_state().build)
             if revalidated(etag):
                 response = app.response_class(status=304)
                 response.set_etag(etag, weak=True)
@@ -113,7 +111,7 @@ def init_app(app):
         headers = response.headers
         if request.endpoint == "static":
             asked = request.args.get("v")  # no v, or a name no file has, is never a match
-            right_hash = asked is not None and asked == prints.get(request.view_args.get("filename", ""))
+            right_hash = asked is not None and asked == get_state().static.get(request.view_args.get("filename", ""))
             headers["Cache-Control"] = IMMUTABLE if right_hash and response.status_code in (200, 304) else REVALIDATE
             if response.status_code == 200:
                 # read the (small) file into the response, so it is compressed whole and closed at once
@@ -121,7 +119,7 @@ def init_app(app):
                 response.make_sequence()
         elif page_request() and response.status_code == 200 and "no-store" not in headers.get("Cache-Control", ""):
             if "ETag" not in headers:
-                response.set_etag(page_etag(build), weak=True)
+                response.set_etag(page_etag(get_state().build), weak=True)
             headers.setdefault("Cache-Control", SHARED_PAGE)
         else:
             headers.setdefault("Cache-Control", REVALIDATE)

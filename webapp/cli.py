@@ -32,8 +32,8 @@ main = FlaskGroup(create_app=load_app, help="Red Book: rules reference and calcu
 @click.option("--content", "root", default=None, help="Content folder (default: the project's content/).")
 def check_content_command(root):
     """Validate every file under content/ and report each problem."""
-    from . import default_config
-    from .content_store import read_library
+    from .library import read_library
+    from .settings import default_config
 
     root = root or default_config()["CONTENT_DIR"]
     try:

@@ -10,11 +10,12 @@ it was not saved on this device.
 import hashlib
 import json
 
-from flask import Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, render_template, request, url_for
 
-from .api import bp as api_bp
-from .calculators import CALCULATORS, calculator_url, for_game
-from .content_store import get_library
+from .calculators import calculator_url, for_game
+from .state import get_calculators, get_library, get_state
+
+bp = Blueprint("offline", __name__)
 
 
 # What a page the service worker can neither fetch nor find in its cache is answered with, by
@@ -32,7 +33,7 @@ RUNTIME_CACHE_LIMIT = 60
 
 
 def offline_url(kind):
-    return url_for("offline_page") if kind == "page" else url_for("offline_page", need=kind)
+    return url_for(".offline_page") if kind == "page" else url_for(".offline_page", need=kind)
 
 
 def offline_paths(kind):
@@ -40,7 +41,7 @@ def offline_paths(kind):
     if kind == "search":
         return [url_for("main.search_page")]
     if kind == "calculator":
-        return [calculator_url(calc_id) for calc_id in CALCULATORS]
+        return [calculator_url(calc_id) for calc_id in get_calculators()]
     return None  # every other page
 
 
@@ -55,46 +56,46 @@ def precache_urls():
             urls.append(url_for("calculators.calculator_index", game_id=game.id))
         urls += [url_for("main.section_page", game_id=game.id, section_id=section.id)
                  for section in game.sections.values()]
-    prints = current_app.extensions["redbook.static"]
+    prints = get_state().static
     urls += [url_for("static", filename=name) for name in sorted(prints) if not name.endswith(".webmanifest")]
     return urls
 
 
 def cache_name():
-    library = get_library()
-    prints = current_app.extensions["redbook.static"]
-    digest = hashlib.sha256((library.fingerprint + json.dumps(prints, sort_keys=True)).encode()).hexdigest()
+    state = get_state()
+    digest = hashlib.sha256((state.library.fingerprint + json.dumps(state.static, sort_keys=True)).encode()).hexdigest()
     return f"redbook-{digest[:12]}"
 
 
-def init_app(app):
-    @app.route("/sw.js")
-    def service_worker():
-        offline = [{"paths": offline_paths(kind), "url": offline_url(kind)} for kind, _ in OFFLINE_PAGES]
-        body = render_template("sw.js", cache_name=cache_name(), urls=precache_urls(), offline=offline,
-                               runtime_limit=RUNTIME_CACHE_LIMIT,
-                               static_prefix=url_for("static", filename=""),
-                               api_prefix=request.script_root + api_bp.url_prefix + "/")
-        response = Response(body, mimetype="text/javascript")
-        response.headers["Service-Worker-Allowed"] = url_for("main.home")
-        return response
+@bp.route("/sw.js")
+def service_worker():
+    offline = [{"paths": offline_paths(kind), "url": offline_url(kind)} for kind, _ in OFFLINE_PAGES]
+    body = render_template("sw.js", cache_name=cache_name(), urls=precache_urls(), offline=offline,
+                           runtime_limit=RUNTIME_CACHE_LIMIT,
+                           static_prefix=url_for("static", filename=""),
+                           api_prefix=request.script_root + "/api/")
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = url_for("main.home")
+    return response
 
-    @app.route("/manifest.webmanifest")
-    def manifest():
-        body = {
-            "name": "Red Book: Middle-earth rules and odds",
-            "short_name": "Red Book",
-            "start_url": url_for("main.home"),
-            "scope": url_for("main.home"),
-            "display": "standalone",
-            "background_color": "#fdfbf7",
-            "theme_color": "#8b1a1a",
-            "icons": [{"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"}],
-        }
-        return Response(json.dumps(body), mimetype="application/manifest+json")
 
-    @app.route("/offline", defaults={"need": "page"})
-    @app.route("/offline/<any(search, calculator):need>")
-    def offline_page(need):
-        heading = next(words for kind, words in OFFLINE_PAGES if kind == need)
-        return render_template("offline.html", need=need, heading=heading, games=get_library().games.values())
+@bp.route("/manifest.webmanifest")
+def manifest():
+    body = {
+        "name": "Red Book: Middle-earth rules and odds",
+        "short_name": "Red Book",
+        "start_url": url_for("main.home"),
+        "scope": url_for("main.home"),
+        "display": "standalone",
+        "background_color": "#fdfbf7",
+        "theme_color": "#8b1a1a",
+        "icons": [{"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"}],
+    }
+    return Response(json.dumps(body), mimetype="application/manifest+json")
+
+
+@bp.route("/offline", defaults={"need": "page"})
+@bp.route("/offline/<any(search, calculator):need>")
+def offline_page(need):
+    heading = next(words for kind, words in OFFLINE_PAGES if kind == need)
+    return render_template("offline.html", need=need, heading=heading, games=get_library().games.values())

@@ -34,18 +34,18 @@ import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from flask import current_app
 from whoosh import query as wq
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
+from .content.vocabulary import MAX_NAME_WORDS, MAX_PHRASE_WORDS, WORD, fold, game_names, words_of
 from .search_documents import calculators_of, documents
 from .search_input import LIMIT_MAX, MAX_QUERY_CHARS
 from .search_results import Hit, PlayerWords, Results
 from .snippets import snippet
 from .spelling import Speller
-from .vocabulary import MAX_NAME_WORDS, MAX_PHRASE_WORDS, WORD, fold, game_names, words_of
+from .state import get_search_index
 
 MAX_QUERY_WORDS = 12
 MAX_FUZZY_CANDIDATES = 3
@@ -325,7 +325,7 @@ class MemoryStorage(RamStorage):
 class SearchIndex:
     """The content's search index, built in memory when the app is created."""
 
-    def __init__(self, library, held_scores=True):
+    def __init__(self, library, calculators, held_scores=True):
         ix = MemoryStorage().create_index(SCHEMA)
         # the synonyms of one game: a glossary term and its aliases
         groups = [(game, phrases) for game, _, phrases in glossary_terms(library) if len(phrases) > 1]
@@ -340,7 +340,7 @@ class SearchIndex:
         bigrams = set()  # pairs of words the rules use together in a title, a name or an alias
         names = set()  # the words of titles, names and aliases: the rules' own vocabulary
         with ix.writer() as writer:
-            for doc in documents(library):
+            for doc in documents(library, calculators):
                 doc["concepts"] = " ".join(concepts_in(f"{doc['title']} {doc['aliases']} {doc['body']}",
                                                        game_tables.get(doc["game"], {})))
                 writer.add_document(**doc)
@@ -362,7 +362,7 @@ class SearchIndex:
         self.calculator_rules = {
             docnums[f"{calculator.game}:calc/{calculator.slug}"]: [
                 docnums[f"{calculator.game}:{entry.id}"] for _, entry in library.entries_for_calculator(calculator.id)]
-            for calculator in calculators_of(library)}
+            for calculator in calculators_of(library, calculators)}
         self.named_terms = {}  # stemmed term or alias -> the glossary entries it names
         for game, term_id, phrases in glossary_terms(library):
             for phrase in phrases:
@@ -407,7 +407,7 @@ class SearchIndex:
         # the words players ask a calculator with ("odds", "who is ahead"): such a query wants it
         self.calculator_keys = {" ".join(stems(word)): frozenset(self.calculator_rules)
                                 for word in (vocabulary.any_calculator if vocabulary else ())}
-        for calculator in calculators_of(library):
+        for calculator in calculators_of(library, calculators):
             docnum = docnums[f"{calculator.game}:calc/{calculator.slug}"]
             for phrase in (vocabulary.calculators.get(calculator.id, ()) if vocabulary else ()):
                 key = " ".join(stems(phrase))
@@ -915,16 +915,7 @@ def word_stems(word):
     return frozenset(t.text for t in ANALYZER(word)) | frozenset(t.text for t in PHRASE_ANALYZER(word))
 
 
-def get_search_index() -> SearchIndex:
-    return current_app.extensions["redbook.search"]
-
-
 def search(text, game=None, limit=10, fuzzy=True) -> Results:
     """The rules that answer ``text``, best first (the public way to ask; /healthz uses it too)."""
     return get_search_index().search(text, game=game, limit=limit, fuzzy=fuzzy)
 
-
-def init_app(app):
-    """Build the search index in memory from the app's loaded content."""
-    library = app.extensions["redbook.library"]
-    app.extensions["redbook.search"] = SearchIndex(library)

@@ -13,7 +13,7 @@ def tidy(text):
     return re.sub(r"\(\s+", "(", re.sub(r"\s+([.,;:!?)])", r"\1", text))
 
 
-def documents(library):
+def documents(library, calculators):
     """One search document per section, phase, step, rule, glossary term and calculator."""
     for section in library.sections():
         game = library.games[section.game]
@@ -37,14 +37,12 @@ def documents(library):
                 "body": tidy(entry.text), "context": " ".join(trail[1:] + ["step"] * (section.kind == "sequence")),
                 "url": entry.url, "trail": trail,
             }
-    yield from calculator_documents(library)
+    yield from calculator_documents(library, calculators)
 
 
-def calculators_of(library):
+def calculators_of(library, calculators):
     """Every calculator of a loaded game."""
-    from .calculators import CALCULATORS
-
-    return [calculator for calculator in CALCULATORS.values() if calculator.game in library.games]
+    return [calculator for calculator in calculators.values() if calculator.game in library.games]
 
 
 def calculator_url(calculator):
@@ -52,10 +50,10 @@ def calculator_url(calculator):
     return f"/{calculator.game}/calc/{calculator.slug}"
 
 
-def calculator_documents(library):
+def calculator_documents(library, calculators):
     """A calculator is found by its name, the rules it works out, and the words players ask it with."""
     asked_with = library.vocabulary.calculators if library.vocabulary else {}
-    for calculator in calculators_of(library):
+    for calculator in calculators_of(library, calculators):
         game = library.games[calculator.game]
         rules = [entry.title for _, entry in library.entries_for_calculator(calculator.id)]
         yield {

@@ -1,6 +1,4 @@
-"""The JSON API under /api/."""
-from flask import Blueprint
+"""The JSON API under /api/: search, the OpenAPI document and every calculator's endpoints."""
+from .views import bp
 
-bp = Blueprint("api", __name__, url_prefix="/api")
-
-from . import openapi, search_api  # noqa: E402,F401
+__all__ = ["bp"]

@@ -1,11 +1,7 @@
 """The OpenAPI document, generated from the same declarations that parse each endpoint's input."""
-from flask import jsonify
-
 from ..calculators.fields import REQUIRED, describe, object_schema
-from ..calculators.views import get_calculators
 from ..content import GAME_IDS
 from ..search_input import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
-from . import bp
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 PLANS_NOTE = ("Rules search and exact calculators for five Middle-earth games. Each calculator request answers one "
@@ -66,9 +62,10 @@ def calculator_operation(calc, api):
     return {api.method.lower(): operation}
 
 
-def document():
+def document(calculators):
+    """The OpenAPI document of the search endpoint and of every endpoint the calculators declare."""
     paths = {"/api/search": search_operation()}
-    for calc in get_calculators().values():
+    for calc in calculators.values():
         for api in calc.apis:
             paths[api.path] = calculator_operation(calc, api)
     return {
@@ -95,8 +92,3 @@ def document():
             },
         }},
     }
-
-
-@bp.route("/openapi.json")
-def openapi_json():
-    return jsonify(document())

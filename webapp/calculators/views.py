@@ -1,17 +1,31 @@
-"""Calculator pages (GET forms, so every result has a permalink) and their JSON endpoints."""
+"""Calculator pages: GET forms, so every result has a permalink (their JSON endpoints are in webapp/api)."""
+import json
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from ..content_store import get_game_or_404, get_library
-from ..engines.inputs import InputError
-from ..errors import error_response
-from . import CALCULATORS, for_game, get_calculators
-from .calculator import api_body
-from .fields import read_json
+from ..state import get_calculators, get_game_or_404, get_library
+from . import calculator_url, for_game
+from .calculator import SOURCE_NAMES, decimal, exact, percent, source_text
 from .plans import MAX_PLANS, api_query, comparison, edited_query, plan_count, read_plans
 
 bp = Blueprint("calculators", __name__)
+
+
+@bp.app_context_processor
+def calculator_helpers():
+    return {
+        "calculator_url": calculator_url,
+        "calculator_title": lambda calculator_id: get_calculators()[calculator_id].title,
+        "calculators_for": for_game,
+        "pct": percent,
+        "decimal": decimal,
+        "exact": exact,
+        "source_text": source_text,
+        "source_names": SOURCE_NAMES,
+        # a field's conditions as the form's script reads them, the names with the plan's prefix
+        "shown_when_data": lambda whens, prefix: json.dumps([when.as_data(prefix) for when in whens]),
+    }
 
 
 def find(game_id, slug):
@@ -53,43 +67,3 @@ def page(game_id, slug):
                            problems=problems,
                            comparison=comparison(calc, plans), api_urls=api_urls, max_plans=MAX_PLANS,
                            rules=get_library().entries_for_calculator(calc.id)), 400 if failed else 200
-
-
-def api_get(calc, api):
-    values, errors, raw, result = calc.answer(request.args)
-    if errors:
-        return error_response(400, errors.first())
-    return jsonify(api_body(result, api.result))
-
-
-def api_post(calc, api):
-    limit = request.max_content_length
-    # Werkzeug cuts a body sent without Content-Length (chunked) at the limit instead of refusing it
-    if limit is not None and request.content_length is None and len(request.get_data(cache=True)) >= limit:
-        abort(413)
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # the JSON decoder recurses once per level of nesting
-        return error_response(400, "body: nested too deeply to be read")
-    if body is None:
-        return error_response(400, "body: must be a JSON object (Content-Type: application/json)")
-    try:
-        result = calc.run(read_json(api.fields, body), api.compute)
-    except InputError as error:
-        return error_response(400, str(error))
-    return jsonify(api_body(result, api.result))
-
-
-def api_view(calc_id, api_id):
-    """The view of one JSON endpoint; the calculator is looked up in the app, bound to its content."""
-    def view():
-        calc = get_calculators()[calc_id]
-        api = next(api for api in calc.apis if api.id == api_id)
-        return (api_get if api.method == "GET" else api_post)(calc, api)
-
-    return view
-
-
-for _calc in CALCULATORS.values():  # the endpoints a calculator declares, each served by its bound calculator
-    for _api in _calc.apis:
-        bp.add_url_rule(_api.path, f"api_{_api.id}", api_view(_calc.id, _api.id), methods=[_api.method])

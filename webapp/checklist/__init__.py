@@ -1,6 +1,4 @@
 """Turn checklists (/<game>/turn) and print sheets (/<game>/print), read from the turn sequence."""
-from flask import Blueprint
+from .views import bp
 
-bp = Blueprint("checklist", __name__)
-
-from . import views  # noqa: E402,F401
+__all__ = ["bp"]

@@ -1,9 +1,12 @@
-from flask import abort, render_template, request
+"""The turn checklists and the print sheets."""
+from flask import Blueprint, abort, render_template, request
 
 from ..content import GAME_IDS
-from ..content_store import cached_page, get_game_or_404
-from . import bp
+from ..pages import cached_page
+from ..state import get_game_or_404
 from .model import checklist_version, checklists
+
+bp = Blueprint("checklist", __name__)
 
 # Paper sizes a sheet can be laid out for (?paper=); print.css gives each its @page size.
 PAPER_SIZES = ("a4", "letter")

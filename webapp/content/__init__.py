@@ -17,6 +17,7 @@ from .data_files import FOTF_DICE_KEYS, FOTF_DIE_SIDES
 from .model import Entry, Game, Library, Section, applies
 from .schema import (CHECKLIST_KEYS, ENTRY_KEYS, FLAGS, GAME_IDS, GAME_KEYS, SECTION_KEYS, SOURCE_RULE_KEYS,
                      SOURCE_SECTION_KEYS, SOURCES_FILE, SOURCES_KEYS, TABLE_KEYS, TERM_KEYS)
+from .vocabulary import load_vocabulary
 
 __all__ = [
     "CHECKLIST_KEYS", "ENTRY_KEYS", "FLAGS", "FOTF_DICE_KEYS", "FOTF_DIE_SIDES", "GAME_IDS", "GAME_KEYS",
@@ -43,8 +44,6 @@ def load_library(root, calculator_ids) -> Library:
 
     ``calculator_ids`` are the calculators an entry's ``calculator`` key may name.
     """
-    from ..vocabulary import load_vocabulary
-
     root = Path(root)
     checker = Checker(root, tuple(calculator_ids))
     files = checker.check()

@@ -164,7 +164,7 @@ class Library:
     games: dict  # id -> Game, in GAME_IDS order
     fingerprint: str
     data: dict = field(default_factory=dict)  # game id -> {data file name: its validated values}
-    vocabulary: object = None  # the player vocabulary (webapp.vocabulary.Vocabulary)
+    vocabulary: object = None  # the player vocabulary (webapp.content.vocabulary.Vocabulary)
 
     def sections(self):
         """Every section of every game, in order."""

@@ -451,19 +451,10 @@ def battle_roll(
     dist, spent = _reroll(dist, probs, tuple(_REROLL_CATEGORY[name] for name in chosen), rerolls)
 
     joint = _troops_removed(dist, friendly_troops, shadow_troops)
-    shadow_marginal = {}
-    friendly_marginal = {}
-    for (s, f), p in joint.items():
-        shadow_marginal[s] = shadow_marginal.get(s, 0) + p
-        friendly_marginal[f] = friendly_marginal.get(f, 0) + p
-    shadow_list = _listed(shadow_marginal, min(dice, shadow_troops) + 1)
-    friendly_list = _listed(friendly_marginal, min(2 * dice, friendly_troops) + 1)
-    haven_lost = None
-    if in_haven:
-        haven_lost = sum(
-            (p for (s, f), p in joint.items() if friendly_troops - f == 0 and shadow_troops - s > 0),
-            Fraction(0),
-        )
+    shadow_list, friendly_list = _marginals(joint, min(dice, shadow_troops) + 1, min(2 * dice, friendly_troops) + 1)
+    # the haven falls when no friendly troop is left while shadow troops remain
+    haven_lost = sum((p for (s, f), p in joint.items() if friendly_troops - f == 0 and shadow_troops - s > 0),
+                     Fraction(0)) if in_haven else None
     expected_shadow = _expected(shadow_list)
     expected_friendly = _expected(friendly_list)
     steps = _battle_steps(dice, counts, friendly_troops, shadow_troops, in_haven, nazgul_present, rerolls, chosen,
@@ -477,16 +468,22 @@ def battle_roll(
         "dice": dice,
         "shadow_removed": shadow_list,
         "friendly_removed": friendly_list,
-        "joint": [
-            {"shadow": s, "friendly": f, "probability": joint[(s, f)]}
-            for (s, f) in sorted(joint)
-        ],
+        "joint": [{"shadow": s, "friendly": f, "probability": joint[(s, f)]} for (s, f) in sorted(joint)],
         "expected_shadow_removed": expected_shadow,
         "expected_friendly_removed": expected_friendly,
         "haven_lost": haven_lost,
         "expected_rerolls_spent": spent,
         "steps": steps,
     }
+
+
+def _marginals(joint, shadow_length, friendly_length):
+    """The chances of each number of shadow and of friendly troops removed, from their joint chances."""
+    shadow, friendly = {}, {}
+    for (s, f), p in joint.items():
+        shadow[s] = shadow.get(s, 0) + p
+        friendly[f] = friendly.get(f, 0) + p
+    return _listed(shadow, shadow_length), _listed(friendly, friendly_length)
 
 
 # --------------------------------------------------------------------------- Mount Doom

@@ -284,30 +284,15 @@ def battleground_combat(
     attack = attack_icons + led
     steps.append(f"Total attack: {attack_icons} + {led} = {attack}.")
 
-    if reactivated:
-        cancelled_by_battleground = 0
-        steps.append(
-            f"The battleground was reactivated from the opponent's scoring area, so its defence icons ({battleground_defence}) are ignored."
-        )
-    else:
-        cancelled_by_battleground = min(attack, battleground_defence)
-        steps.append(f"The battleground's defence icons ({battleground_defence}) cancel {cancelled_by_battleground}.")
+    cancelled_by_battleground = _cancelled_by_battleground(attack, battleground_defence, reactivated, steps)
     remaining = attack - cancelled_by_battleground
     steps.append(f"Attacks left: {remaining}; the defenders eliminate cards in {rule}: {_numbers(sequence) or 'no cards'}.")
     eliminated, cycled, remaining, by_defenders = _eliminate(remaining, totals, with_items, sequence, steps, "The defenders")
     if cycled:
         steps.append(_survivors_cycled(cycled, "Defending"))
     steps.append("Every attacking card is eliminated.")
-
-    if remaining == 0:
-        winner, team = "defenders", owner
-        steps.append(f"Every attack is cancelled: {_TEAM_WINS[owner]}, and the battleground ({counted(points, 'point')}) goes to {_TEAM_POSSESSIVE[owner]} scoring area.")
-    else:
-        winner, team = "attackers", attacking_team
-        steps.append(
-            f"{remaining} attack{'s are' if remaining > 1 else ' is'} not cancelled: {_TEAM_WINS[attacking_team]}, "
-            f"and the battleground ({counted(points, 'point')}) goes to {_TEAM_POSSESSIVE[attacking_team]} scoring area."
-        )
+    winner, team = ("defenders", owner) if remaining == 0 else ("attackers", attacking_team)
+    steps.append(_battleground_won(remaining, team, points))
     return {
         "owner": owner,
         "attack": attack,
@@ -328,6 +313,27 @@ def battleground_combat(
         "order_rule": order,
         "steps": steps,
     }
+
+
+def _cancelled_by_battleground(attack, battleground_defence, reactivated, steps):
+    """How many attacks the battleground's own defence icons cancel: none once reactivated from the opponent."""
+    if reactivated:
+        steps.append(f"The battleground was reactivated from the opponent's scoring area, so its defence icons "
+                     f"({battleground_defence}) are ignored.")
+        return 0
+    cancelled = min(attack, battleground_defence)
+    steps.append(f"The battleground's defence icons ({battleground_defence}) cancel {cancelled}.")
+    return cancelled
+
+
+def _battleground_won(remaining, team, points):
+    """The step that says who wins the battleground and where it goes."""
+    worth = counted(points, "point")
+    if remaining == 0:
+        return (f"Every attack is cancelled: {_TEAM_WINS[team]}, and the battleground ({worth}) goes to "
+                f"{_TEAM_POSSESSIVE[team]} scoring area.")
+    return (f"{remaining} attack{'s are' if remaining > 1 else ' is'} not cancelled: {_TEAM_WINS[team]}, "
+            f"and the battleground ({worth}) goes to {_TEAM_POSSESSIVE[team]} scoring area.")
 
 
 # --------------------------------------------------------------------------- victory check

@@ -1,6 +1,4 @@
 """Pages for people: home, search, game overviews and rule sections."""
-from flask import Blueprint
+from .views import bp
 
-bp = Blueprint("main", __name__)
-
-from . import views  # noqa: E402,F401
+__all__ = ["bp"]

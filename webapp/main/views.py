@@ -1,11 +1,14 @@
-from flask import abort, current_app, jsonify, render_template, request, url_for
+"""Pages for people: home, search, game overviews, rule sections and the health check."""
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
-from ..content_store import cached_page, get_game_or_404, get_library
 from ..errors import ParameterError
+from ..pages import cached_page
 from ..search import search
 from ..search_input import PAGE_LIMIT, SearchInputError, read_search_input
-from . import bp
+from ..state import get_game_or_404, get_library
 from .glossary import by_letter
+
+bp = Blueprint("main", __name__)
 
 GLOSSARY_VIEWS = {"a-z": "A–Z", "topics": "By topic"}  # ?view= and what the page calls it
 HEALTH_QUERY = "combat"  # a word the rules of several games use: a working search finds it

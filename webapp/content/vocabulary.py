@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .content import SAFE_LOADER, ContentError
+from .checker import SAFE_LOADER, ContentError
 
 FILE_NAME = "vocabulary.yaml"
 MAX_PHRASE_WORDS = 4

@@ -1,0 +1,32 @@
+"""A calculator's JSON endpoint: read the query string (GET) or the JSON body (POST), run, answer."""
+from flask import abort, jsonify, request
+
+from ..calculators.calculator import api_body
+from ..calculators.fields import read_json
+from ..engines.inputs import InputError
+from ..errors import error_response
+
+
+def answer_get(calc, api):
+    values, errors, raw, result = calc.answer(request.args)
+    if errors:
+        return error_response(400, errors.first())
+    return jsonify(api_body(result, api.result))
+
+
+def answer_post(calc, api):
+    limit = request.max_content_length
+    # Werkzeug cuts a body sent without Content-Length (chunked) at the limit instead of refusing it
+    if limit is not None and request.content_length is None and len(request.get_data(cache=True)) >= limit:
+        abort(413)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # the JSON decoder recurses once per level of nesting
+        return error_response(400, "body: nested too deeply to be read")
+    if body is None:
+        return error_response(400, "body: must be a JSON object (Content-Type: application/json)")
+    try:
+        result = calc.run(read_json(api.fields, body), api.compute)
+    except InputError as error:
+        return error_response(400, str(error))
+    return jsonify(api_body(result, api.result))

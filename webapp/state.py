@@ -1,0 +1,63 @@
+"""What the app loads once, when it is created, and the accessors every module reads it through.
+
+``create_app`` builds one :class:`AppState` in the order its fields are listed (each from the
+ones before it) and attaches it to the app; nothing else is kept on the app. Views and helpers
+reach it through the small functions below, inside a request or an app context.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from flask import abort, current_app
+
+if TYPE_CHECKING:  # types only: this module imports none of the modules that fill it
+    from .content import Game, Library
+    from .search import SearchIndex
+
+EXTENSION = "redbook"  # the one key under app.extensions
+
+
+@dataclass
+class AppState:
+    """Everything the app loads, in the order create_app makes it."""
+
+    library: Library  # 1. the content, read and checked (it names the calculators its rules use)
+    calculators: dict  # 2. calculator id -> its declaration bound to the library
+    search: SearchIndex  # 3. the in-memory search index over the library and the calculators
+    static: dict  # 4. static file name -> short hash of its bytes (the ?v= of its address)
+    build: str  # 5. hash of the code, templates, content and static files: every page's ETag starts here
+    render_page: Callable  # 6. a bounded cache of rendered content pages (see pages.cached_page)
+    site_paths: frozenset = field(default_factory=frozenset)  # 7. every page's path (see site_map)
+
+
+def attach(app, state: AppState) -> None:
+    app.extensions[EXTENSION] = state
+
+
+def state_of(app) -> AppState:
+    return app.extensions[EXTENSION]
+
+
+def get_state() -> AppState:
+    return state_of(current_app)
+
+
+def get_library() -> Library:
+    return get_state().library
+
+
+def get_calculators() -> dict:
+    """The app's calculators, bound to its content, by id."""
+    return get_state().calculators
+
+
+def get_search_index() -> SearchIndex:
+    return get_state().search
+
+
+def get_game_or_404(game_id) -> Game:
+    game = get_library().games.get(game_id)
+    if game is None:
+        abort(404)
+    return game
