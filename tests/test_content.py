@@ -127,6 +127,42 @@ def test_invalid_yaml_names_the_line(content_copy):
     assert any(p.startswith(f"content/wotr/{path.name}: line ") and "not valid YAML" in p for p in problems), problems
 
 
+def test_every_entry_carries_the_questions_players_ask(library):
+    for _, entry in library.entries():
+        assert 3 <= len(entry.asked) <= 8, entry.id
+
+
+def test_an_entry_without_asked_questions_is_rejected(content_copy):
+    path = first_sequence_file(content_copy)
+    mutate(path, lambda d: d["entries"][0].pop("asked"))
+    problems = problems_for(content_copy)
+    assert any(f"{path.name}: entries[0].asked: " in p and "needs 3 to 8 questions" in p for p in problems), problems
+
+
+def test_too_many_asked_questions_and_html_in_one_are_rejected(content_copy):
+    path = first_sequence_file(content_copy)
+
+    def overfill(d):
+        d["entries"][0]["asked"] = [f"question number {n}?" for n in range(9)]
+        d["entries"][1]["asked"][0] = "what does <b>this</b> mean?"
+
+    mutate(path, overfill)
+    problems = problems_for(content_copy)
+    assert any("entries[0].asked: has 9 questions; give 3 to 8" in p for p in problems), problems
+    assert any("entries[1].asked[0]: raw HTML <b>" in p for p in problems), problems
+
+
+def test_a_question_asked_under_two_entries_is_rejected(content_copy):
+    path = first_sequence_file(content_copy)
+
+    def repeat(d):
+        d["entries"][1]["asked"][0] = d["entries"][0]["asked"][0].upper() + " "
+
+    mutate(path, repeat)
+    problems = problems_for(content_copy)
+    assert any("entries[1].asked[0]:" in p and "is already asked of wotr:" in p for p in problems), problems
+
+
 def test_section_file_not_listed_is_rejected(content_copy):
     (content_copy / "meq" / "stray.yaml").write_text("id: stray\n")
     problems = problems_for(content_copy)
@@ -187,7 +223,8 @@ def test_new_entry_without_a_source_is_rejected(content_copy):
 def test_new_entry_with_a_derived_source_loads_and_shows_it(content_copy):
     path = first_sequence_file(content_copy)
     mutate(path, lambda d: d["entries"].append(
-        {"id": "brand-new-step", "title": "A new step", "source": "steps 2 and 3 of the summary, together"}))
+        {"id": "brand-new-step", "title": "A new step", "source": "steps 2 and 3 of the summary, together",
+         "asked": ["what is the new step?", "new step when?", "do we ever skip the new step?"]}))
     entry = read_library(content_copy).games["wotr"].lookup("brand-new-step")
     assert [str(source) for source in entry.sources] == ["Derived: steps 2 and 3 of the summary, together"]
 

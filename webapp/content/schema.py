@@ -73,8 +73,8 @@ TERM_KEYS = {"id": True, "term": True, "aliases": False, "body": True, "see": Fa
 # An entry's `asked`: the questions players ask that it answers, this many of them.
 ASKED_COUNT = (3, 8)
 ASKED_MAX_CHARS = 300
-# Every phase, step, rule and term must carry `asked` (off while the lists are being written).
-ASKED_REQUIRED = False
+# Every phase, step, rule and term must carry `asked`.
+ASKED_REQUIRED = True
 TABLE_KEYS = {"caption": False, "columns": True, "rows": True}
 # sources.yaml: the game's summary section by section, and what the published rulebook adds.
 SOURCES_FILE = "sources.yaml"
