@@ -57,8 +57,14 @@ def content_copy(tmp_path, content_dir):
     return target
 
 
+SLOW_MARKERS = ("browser", "deploy", "slow")
+
+
 def pytest_collection_modifyitems(config, items):
-    # Browser tests are slow to start: run them last.
+    # Browser tests are slow to start: run them last. Every test none of SLOW_MARKERS marks is fast.
+    for item in items:
+        if not any(item.get_closest_marker(name) for name in SLOW_MARKERS):
+            item.add_marker(pytest.mark.fast)
     items.sort(key=lambda item: 1 if item.get_closest_marker("browser") else 0)
 
 

@@ -26,6 +26,8 @@ DEPLOY = PROJECT_ROOT / "deploy"
 sys.path.insert(0, str(DEPLOY))
 import render  # noqa: E402  (deploy/render.py)
 
+pytestmark = pytest.mark.deploy
+
 RULE_PAGE = "/wotr/combat-round"
 CALCULATOR = "/api/wotr/roll?strength=1&hit=5"
 
@@ -186,10 +188,10 @@ def test_the_service_runs_the_configuration_tested_here():
         assert not problems, problems
 
 
-def test_the_readme_documents_the_production_setup():
-    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
-    found = re.search(r"^## Running it for a club or on the internet\n(.*?)(?=^## )", readme, re.S | re.M)
-    assert found, "README.md has no 'Running it for a club or on the internet' section"
+def test_the_docs_describe_the_production_setup():
+    docs = (PROJECT_ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
+    found = re.search(r"^## Running it for a club or on the internet\n(.*?)(?=^## |\Z)", docs, re.S | re.M)
+    assert found, "docs/deployment.md has no 'Running it for a club or on the internet' section"
     section = found.group(1)
     for path in sorted(DEPLOY.iterdir()):
         if path.is_file():

@@ -9,6 +9,8 @@ import pytest
 
 from webapp import PROJECT_ROOT
 
+pytestmark = pytest.mark.slow
+
 # What a wheel is built from; everything else in the checkout (tests, bench, deploy) stays out.
 SOURCES = ("pyproject.toml", "README.md", "webapp", "templates", "static", "content")
 

@@ -200,6 +200,7 @@ def questions_asked():
             yield item["q"], None
 
 
+@pytest.mark.slow
 def test_held_scores_rank_exactly_as_whoosh_ranks(app):
     """The fast path (scores read from the index once) answers every question as plain Whoosh does."""
     plain = SearchIndex(state_of(app).library, state_of(app).calculators, held_scores=False)
