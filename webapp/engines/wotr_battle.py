@@ -646,18 +646,30 @@ class _Solver:
         of states that leaves the opening gets the product of the two Armies' chances, round
         by round. Returns False when there is no opening (an attacker that ceases at once).
         """
-        plan = self.plan
-        zero, last, negligible, shown = self.zero, self.last, self.negligible, self.shown
-        ceases = self.ceases
         att_dice, def_dice = self.att_dice[0], self.def_dice[0]
-        att_inside = [dice == att_dice and units > ceases for dice, units in zip(self.att_dice, self.att_units)]
+        att_inside = [dice == att_dice and units > self.ceases for dice, units in zip(self.att_dice, self.att_units)]
         def_inside = [dice == def_dice for dice in self.def_dice]
         if not att_inside[0]:
             return False
+        att_flow, def_flow = {}, {}  # state -> (first round, [chance of coming to it in round t])
+        fought, att_mass, def_mass = self._fight_opening(att_inside, def_inside, att_flow, def_flow)
+        stops = not self.tail and fought == self.last  # the round limit stops what is still on after round `last`
+        for a2, att_column in att_flow.items():
+            for d2, def_column in def_flow.items():
+                if not (att_inside[a2] and def_inside[d2]):
+                    self._leave_opening(a2, d2, att_column, def_column, fought, stops)
+        if fought == self.field_until:  # still in the opening after its last round (not dropped)
+            self._after_opening(att_mass, def_mass, fought + 1, stops)
+        return True
+
+    def _fight_opening(self, att_inside, def_inside, att_flow, def_flow):
+        """The opening's rounds, each Army alone, until neither is left in it (or, in floating point,
+        too little to count) or the last field round. Returns (rounds fought, the attacker's and the
+        defender's chances of still being in the opening after them)."""
+        zero, negligible = self.zero, self.negligible
         regimes = [None] + [regime for t0, t1, regime in self.segments[0] for _ in range(t0, t1 + 1)]
         att_mass, def_mass = {0: self.one}, {0: self.one}
-        att_flow, def_flow = {}, {}  # state -> (first round, [chance of coming to it in round t])
-        inside = [zero] * (last + 2)  # the chance both Armies are still in the opening at the start of round t
+        inside = [zero] * (self.last + 2)  # the chance both Armies are still in the opening at the start of round t
         t = 1
         while t <= self.field_until:
             inside[t] = sum(att_mass.values(), zero) * sum(def_mass.values(), zero)
@@ -665,67 +677,15 @@ class _Solver:
                 inside[t] = zero
                 att_mass = def_mass = {}  # dropped: negligible in floating point
                 break
-            if t == self.withdraws_at:
-                self._withdraw_all(att_mass, def_mass, t)
+            if t == self.withdraws_at:  # standing compared with withdrawing: these pairs withdraw too
+                self._after_opening(att_mass, def_mass, t, False)
             att_losses, def_losses, _, _ = self._rolls(regimes[t])
-            att_mass = self._one_side(att_mass, att_losses, def_dice, att_inside, att_flow, t)
-            def_mass = self._one_side(def_mass, def_losses, att_dice, def_inside, def_flow, t)
+            att_mass = self._one_side(att_mass, att_losses, self.def_dice[0], att_inside, att_flow, t)
+            def_mass = self._one_side(def_mass, def_losses, self.att_dice[0], def_inside, def_flow, t)
             t += 1
-        fought = t - 1
-        for tally, first, until in self._tallies(0, 1, fought):
-            tally.count_rounds(first, until, inside, shown)
-        stops = not self.tail and fought == last  # the round limit stops what is still on after round `last`
-        feeds_until = fought - 1 if stops else fought
-
-        def_count = self.def_count
-        att_units, def_units = self.att_units, self.def_units
-        by_outcome = {}
-        for a2, (att_first, att_column) in att_flow.items():
-            attacker_gone = att_units[a2] == 0
-            attacker_stops = attacker_gone or att_units[a2] <= ceases
-            for d2, (def_first, def_column) in def_flow.items():
-                if att_inside[a2] and def_inside[d2]:
-                    continue
-                first = max(att_first, def_first)
-                pair = a2 * def_count + d2
-                defender_gone = def_units[d2] == 0
-                if attacker_stops or defender_gone:
-                    chances = [zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
-                                                                      def_column[first:fought + 1])]
-                    by_outcome[_OUTCOME_OF[attacker_gone][defender_gone]] = self.one
-                    for tally, start, until in self._tallies(0, first, fought):
-                        tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, shown)
-                    by_outcome.clear()
-                    continue
-                if first <= feeds_until:
-                    target = self.arrivals[pair] or self._arrivals(pair)
-                    for t in range(first, feeds_until + 1):
-                        target[t + 1] += att_column[t] * def_column[t]
-                if stops:
-                    chance = att_column[last] * def_column[last]
-                    tally = self._field_tally(last)
-                    tally.final[pair] += chance
-                    tally.stopped += chance
-        t = fought + 1
-        if t > self.field_until:  # not dropped
-            for a, att_chance in att_mass.items():
-                for d, def_chance in def_mass.items():
-                    pair = a * def_count + d
-                    if t == self.withdraws_at:  # and the defender does not stand
-                        self._withdraw(a, d, t, att_chance * def_chance)
-                    elif stops:
-                        tally = self._field_tally(last)
-                        tally.final[pair] += att_chance * def_chance
-                        tally.stopped += att_chance * def_chance
-                    else:  # fought to the end: the rest of the battle goes on in the pass
-                        (self.arrivals[pair] or self._arrivals(pair))[t] += att_chance * def_chance
-        return True
-
-    def _withdraw_all(self, att_mass, def_mass, t):
-        """Standing compared with withdrawing: the pairs still in the opening withdraw too."""
-        for a, att_chance in att_mass.items():
-            for d, def_chance in def_mass.items():
-                self._withdraw(a, d, t, att_chance * def_chance)
+        for tally, first, until in self._tallies(0, 1, t - 1):
+            tally.count_rounds(first, until, inside, self.shown)
+        return t - 1, att_mass, def_mass
 
     def _one_side(self, mass, losses, opposing_dice, inside, flow, t):
         """One Army's chances after round t, inside the opening; flow[state] records every state it came to."""
@@ -742,38 +702,95 @@ class _Solver:
                     after[state2] = after.get(state2, zero) + moved
         return after
 
+    def _leave_opening(self, a2, d2, att_flow, def_flow, fought, stops):
+        """The pair (a2, d2), which rounds of the opening lead out of it: the battle ends there or goes
+        on in the pass, each round's chance the product of the two Armies' own."""
+        (att_first, att_column), (def_first, def_column) = att_flow, def_flow
+        first = max(att_first, def_first)
+        pair = a2 * self.def_count + d2
+        attacker_gone, defender_gone = self.att_units[a2] == 0, self.def_units[d2] == 0
+        if attacker_gone or defender_gone or self.att_units[a2] <= self.ceases:
+            chances = [self.zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
+                                                                  def_column[first:fought + 1])]
+            by_outcome = {_OUTCOME_OF[attacker_gone][defender_gone]: self.one}
+            for tally, start, until in self._tallies(0, first, fought):
+                tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, self.shown)
+            return
+        feeds_until = fought - 1 if stops else fought
+        if first <= feeds_until:
+            target = self.arrivals[pair] or self._arrivals(pair)
+            for t in range(first, feeds_until + 1):
+                target[t + 1] += att_column[t] * def_column[t]
+        if stops:
+            self._stop(pair, att_column[self.last] * def_column[self.last])
+
+    def _after_opening(self, att_mass, def_mass, t, stops):
+        """The pairs still in the opening at the start of round t: they withdraw into the Stronghold,
+        are stopped by the round limit, or fight on in the pass."""
+        for a, att_chance in att_mass.items():
+            for d, def_chance in def_mass.items():
+                pair, chance = a * self.def_count + d, att_chance * def_chance
+                if t == self.withdraws_at:
+                    self._withdraw(a, d, t, chance)
+                elif stops:
+                    self._stop(pair, chance)
+                else:
+                    (self.arrivals[pair] or self._arrivals(pair))[t] += chance
+
+    def _stop(self, pair, chance):
+        """The round limit stops the field battle at this pair, both Armies standing."""
+        tally = self._field_tally(self.last)
+        tally.final[pair] += chance
+        tally.stopped += chance
+
     def _visit(self, node):
+        """Fight every round the battle can be at this node in, and send each chance on."""
         arrivals = self.arrivals[node]
         self.arrivals[node] = None
         start = next(compress(count(), arrivals), None)  # the first round anything arrives
         if start is None:
             return
-        arrived_until = len(arrivals) - 1 - next(compress(count(), reversed(arrivals)))
         phase, pair = divmod(node, self.pairs)
         a, d = divmod(pair, self.def_count)
-        zero, last, negligible, shown = self.zero, self.last, self.negligible, self.shown
-        fights_until = self.field_until if phase == 0 else last
-        segments = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments[phase != 0]
-                    if t1 >= start and t0 <= fights_until]
+        fights_until = self.field_until if phase == 0 else self.last
+        stretches = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments[phase != 0]
+                     if t1 >= start and t0 <= fights_until]
+        present = arrivals  # turned into the chance of being here at the start of each round, in place
+        end, carried = self._present(phase, a, d, present, start, stretches, fights_until)
+        for tally, first, until in self._tallies(phase, start, end):
+            tally.count_rounds(first, until, present, self.shown)
+        tail = self._tail_here(phase, a, d, arrivals[self.last + 1] + carried, fights_until)
+        for t0, t1, regime in stretches:
+            if t0 > min(t1, end):
+                break
+            tail = self._fight_stretch(phase, a, d, t0, min(t1, end), regime, present, carried, tail)
+        if tail is not None:
+            regime, rounds_here = tail
+            ends, _ = self._fight(phase, a, d, regime, [(self.last + 1, rounds_here)])
+            self._count_tail(phase, ends, rounds_here)
+        if phase == 0 and self.withdraws_at is not None and start <= self.withdraws_at:
+            self._withdraw_from(a, d, present, end, carried, fights_until)
 
-        # the chance of being here at the start of each round: arrivals, plus a quiet round before,
-        # computed in place (arrivals[t] is read before present[t] is written) and only as far as
-        # the chance is not negligible
-        present = arrivals
+    def _present(self, phase, a, d, present, start, stretches, fights_until):
+        """Turn the node's arrivals into the chance of being here at the start of each round, in place:
+        in the field a round with no hit on either side leaves the battle here (arrivals[t] is read
+        before present[t] is written), worked out only as far as the chance is not negligible.
+        Returns (end, carried): the last round with a chance worth fighting, and what quiet rounds
+        carry on past `fights_until` (0 unless the chance is still worth fighting there)."""
+        zero, negligible = self.zero, self.negligible
+        arrived_until = len(present) - 1 - next(compress(count(), reversed(present)))
         carried = zero
         reached = min(arrived_until, fights_until)
         if phase == 0 and self.can_be_quiet[a]:
-            for t0, t1, regime in segments:
+            for t0, t1, regime in stretches:
                 if t0 > arrived_until and carried <= negligible:
                     break
                 quiet = self._quiet(a, d, regime)
                 until = min(t1, arrived_until)
-                t = t0
-                if until >= t0:
-                    for t in range(t0, until + 1):
-                        carried = present[t] = present[t] + carried
-                        carried *= quiet
-                    t = until + 1
+                for t in range(t0, until + 1):
+                    carried = present[t] = present[t] + carried
+                    carried *= quiet
+                t = max(t0, until + 1)
                 while t <= t1 and carried > negligible:
                     present[t] = carried
                     carried *= quiet
@@ -782,59 +799,54 @@ class _Solver:
         end = reached
         while end >= start and present[end] <= negligible:  # exact zeros, or negligible floats
             end -= 1
-        if end < fights_until:
-            carried = zero
-        for tally, first, until in self._tallies(phase, start, end):
-            tally.count_rounds(first, until, present, shown)
+        return end, (carried if end >= fights_until else zero)
 
-        # every round after `last` at once, when the battle is fought to the end: the rolls no
-        # longer change, so the quiet rounds are geometric; tail = (regime, expected rounds here)
-        tail = None
-        if self.tail and fights_until == last:
-            rounds_here = arrivals[last + 1] + carried  # the chance of coming to the tail here
-            if rounds_here:
-                regime = self.tail_regimes[phase != 0]
-                if phase == 0 and self.can_be_quiet[a]:
-                    rounds_here /= 1 - self._quiet(a, d, regime)
-                tail = regime, rounds_here
-        for t0, t1, regime in segments:
-            t1 = min(t1, end)
-            if t0 > t1:
-                break
-            # with a round limit, round `last` leads to no further round
-            feeds_until = t1 if self.tail or t1 < last else last - 1
-            feeding = [(t + 1, here) for t, here in zip(range(t0, feeds_until + 1), present[t0:feeds_until + 1])
-                       if here]
-            with_tail = tail is not None and t1 == last and regime == tail[0]
-            if with_tail:  # the same round goes on in the tail
-                feeding.append((last + 1, tail[1]))
-            stops = None
-            if not self.tail and t1 == last:  # stopped by the round limit, both Armies standing
-                stops = (self.siege if phase else self._field_tally(last)), present[last]
-            ends, by_outcome = self._fight(phase, a, d, regime, feeding, stops)
-            if ends:
-                for tally, first, until in self._tallies(phase, t0, t1):
-                    tally.count_ends(first, until, present, ends, by_outcome, shown)
-            if stops:
-                tally, mass = stops
-                tally.final[pair] += carried
-                tally.stopped += mass - sum((chance for _, chance in ends), zero) * mass
-            if with_tail:
-                self._count_tail(phase, ends, tail[1])
-                tail = None
-        if tail is not None:
-            regime, rounds_here = tail
-            ends, _ = self._fight(phase, a, d, regime, [(last + 1, rounds_here)])
-            self._count_tail(phase, ends, rounds_here)
+    def _tail_here(self, phase, a, d, coming, fights_until):
+        """Every round after `last` at once, when the battle is fought to the end: the rolls no longer
+        change, so the quiet rounds are geometric. Returns (regime, expected rounds here) or None;
+        coming: the chance of coming to the tail here."""
+        if not (self.tail and fights_until == self.last and coming):
+            return None
+        regime = self.tail_regimes[phase != 0]
+        if phase == 0 and self.can_be_quiet[a]:
+            coming /= 1 - self._quiet(a, d, regime)
+        return regime, coming
 
+    def _fight_stretch(self, phase, a, d, t0, t1, regime, present, carried, tail):
+        """Rounds t0..t1, fought with the same rolls, and the tail if it is fought with them too.
+        Returns the tail still to fight (None once fought)."""
+        last = self.last
+        # with a round limit, round `last` leads to no further round
+        feeds_until = t1 if self.tail or t1 < last else last - 1
+        feeding = [(t + 1, here) for t, here in zip(range(t0, feeds_until + 1), present[t0:feeds_until + 1]) if here]
+        with_tail = tail is not None and t1 == last and regime == tail[0]
+        if with_tail:  # the same round goes on in the tail
+            feeding.append((last + 1, tail[1]))
+        stops = None
+        if not self.tail and t1 == last:  # stopped by the round limit, both Armies standing
+            stops = (self.siege if phase else self._field_tally(last)), present[last]
+        ends, by_outcome = self._fight(phase, a, d, regime, feeding, stops)
+        if ends:
+            for tally, first, until in self._tallies(phase, t0, t1):
+                tally.count_ends(first, until, present, ends, by_outcome, self.shown)
+        if stops:
+            tally, mass = stops
+            tally.final[a * self.def_count + d] += carried
+            tally.stopped += mass - sum((chance for _, chance in ends), self.zero) * mass
+        if with_tail:
+            self._count_tail(phase, ends, tail[1])
+            return None
+        return tail
+
+    def _withdraw_from(self, a, d, present, end, carried, fights_until):
+        """The chance the battle is at (a, d) when the defender withdraws goes into the Stronghold."""
         withdraws_at = self.withdraws_at
-        if phase == 0 and withdraws_at is not None and start <= withdraws_at:
-            if withdraws_at <= fights_until:  # standing compared: this chance withdraws too
-                leaving = present[withdraws_at] if withdraws_at <= end else zero
-            else:
-                leaving = arrivals[withdraws_at] + carried
-            if leaving:
-                self._withdraw(a, d, withdraws_at, leaving)
+        if withdraws_at <= fights_until:  # standing compared: this chance withdraws too
+            leaving = present[withdraws_at] if withdraws_at <= end else self.zero
+        else:
+            leaving = present[withdraws_at] + carried
+        if leaving:
+            self._withdraw(a, d, withdraws_at, leaving)
 
     def _count_tail(self, phase, ends, rounds_here):
         """The tail's rounds here, and where they end."""
