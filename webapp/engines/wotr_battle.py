@@ -187,6 +187,11 @@ def _check_army(side, army):
         require_int(f"{side}_replacement_regulars", army.replacement_regulars, 0, MAX_REPLACEMENT_REGULARS)
 
 
+def _side(army):
+    """The arguments of _side_table for an Army (a small key, quick to hash)."""
+    return army.regulars, army.elites, army.casualty_policy, _enough(army.replacement_regulars, army.elites)
+
+
 def _enough(replacements, elites):
     """None when `replacements` can never run out for this many elites (one cache entry)."""
     return None if replacements is None or replacements >= elites else replacements
@@ -353,6 +358,19 @@ class _Plan:
     compare: bool = False  # solve standing in the field as well as withdrawing (see _Solver)
 
 
+def _siege_plans(plan):
+    """[(the attacker goes on, siege battles)]: the sieges a battle's one pass fights. After a
+    withdrawal, both ways with the most siege battles there can be: a plan of fewer siege battles
+    is the start of one of these, ending where the next siege battle would begin (see
+    _Solver.withdrawing), so every plan the attacker may have comes from the same pass. A
+    Stronghold under siege: the plan asked for. None in the field."""
+    if plan.withdraw_after is not None:
+        return [(True, MAX_SIEGE_BATTLES), (False, MAX_SIEGE_BATTLES)]
+    if plan.terrain == "siege":
+        return [(plan.siege_continue, plan.siege_battles)]
+    return []
+
+
 def _roll_changes(plan):
     """The rounds in which the rolls may differ from the round before, and round 1, in order."""
     changes = {1}
@@ -454,14 +472,13 @@ class _Solver:
     def __init__(self, plan: _Plan):
         self.plan = plan
         attacker, defender = plan.attacker, plan.defender
+        self.sieges = _siege_plans(plan)  # [(the attacker goes on, siege battles)], each fought as its own phases
+        self.battles = max((battles for _, battles in self.sieges), default=0)
         self.exact = plan.exact
         self.zero = Fraction(0) if plan.exact else 0.0
         self.one = Fraction(1) if plan.exact else 1.0
         self.negligible = 0 if plan.exact else FLOAT_NEGLIGIBLE
-        self.att_side = (attacker.regulars, attacker.elites, attacker.casualty_policy,
-                         _enough(attacker.replacement_regulars, attacker.elites))
-        self.def_side = (defender.regulars, defender.elites, defender.casualty_policy,
-                         _enough(defender.replacement_regulars, defender.elites))
+        self.att_side, self.def_side = _side(attacker), _side(defender)
         self.att_table, self.def_table = _side_table(*self.att_side), _side_table(*self.def_side)
         self.att_count, self.def_count = len(self.att_table[0]), len(self.def_table[0])
         self.pairs = self.att_count * self.def_count
@@ -480,6 +497,16 @@ class _Solver:
         # attacker is at the strength where it ceases (it stops after any round)
         self.can_be_quiet = [units > self.ceases for units in self.att_units]
 
+        self._horizon()
+        self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
+        self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
+        self.rolls = {}
+        self.going = {}  # phase -> _going(phase)
+
+    def _horizon(self):
+        """The rounds fought one by one (1..last; when the battle is fought to the end, the rest at
+        once as the tail), the rounds shown one by one, and the rounds of the withdrawal."""
+        plan = self.plan
         steady_from = _roll_changes(plan)[-1]  # from this round on the rolls no longer change
         self.withdraws_at = None if plan.withdraw_after is None else plan.withdraw_after + 1
         if plan.rounds is not None:
@@ -495,10 +522,6 @@ class _Solver:
         self.split = self.withdraws_at if plan.compare and self.withdraws_at is not None else self.last + 2
         # the last field round fought: the round before the withdrawal, unless standing is counted too
         self.field_until = self.last if self.split <= self.last or self.withdraws_at is None else self.withdraws_at - 1
-        self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
-        self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
-        self.rolls = {}
-        self.going = {}  # phase -> _going(phase)
 
     def _segments(self, kind):
         """[(first round, last round, regime)] covering rounds 1..last, equal rounds merged."""
@@ -516,7 +539,7 @@ class _Solver:
         arrivals = self.arrivals[node] = [self.zero] * (self.last + 2)
         phase, pair = divmod(node, self.pairs)
         a, d = divmod(pair, self.def_count)
-        rank = 0 if phase == 0 else 1 + self.plan.siege_battles - phase
+        rank = 0 if phase == 0 else self._battle_of(phase)[1]
         self.buckets[rank * (self.top_hp + 1) + self.top_hp - self.att_hp[a] - self.def_hp[d]].append(node)
         return arrivals
 
@@ -543,18 +566,19 @@ class _Solver:
 
         feeding: [(slot the round leads to, chance of fighting it)]; each chance moves on to the
         nodes the round leads to, leaving out a quiet round (no hit on either side: back to the
-        same node, see _visit). stops: (tally, chance) for a round `last` the round limit stops:
-        where the battle would have gone on, it ends. Returns (ends, by_outcome): ends, [(pair,
-        chance)] where the battle is over after the round; by_outcome, {outcome: chance} summing
-        them.
+        same node, see _visit). stops: the chance of fighting a round `last` the round limit
+        stops: where the battle would have gone on, it ends (in this siege battle's tally, or
+        the next one's where it would have begun). Returns (ends, by_outcome, closing): ends,
+        [(pair, chance)] where the battle is over after the round; by_outcome, {outcome:
+        chance} summing them; closing, [(pair, chance)] where the next siege battle begins,
+        which ends a plan with no more siege battles.
         """
         att_losses, def_losses, _, _ = self._rolls(regime)
         going = self.going.get(phase) or self._going(phase)
         att_gone, def_gone, def_count, zero = self.att_gone, self.def_gone, self.def_count, self.zero
-        all_arrivals = self.arrivals
-        stopped_at, stopped = (stops[0].final, stops[1]) if stops else (None, zero)
+        all_arrivals, next_phase = self.arrivals, self.pairs * (phase + 1)
         defender_rolls = def_losses[d][self.att_dice[a]]
-        ends = []
+        ends, closing = [], []
         by_outcome = {}
         for a2, p in att_losses[a][self.def_dice[d]]:
             row = a2 * def_count
@@ -566,44 +590,67 @@ class _Solver:
                     outcome = _OUTCOME_OF[att_gone[a2]][def_gone[d2]]
                     by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
                 elif phase or a2 != a or d2 != d:
+                    if going_on >= next_phase:
+                        closing.append((row + d2, chance))
                     if feeding:
                         target = all_arrivals[going_on + d2] or self._arrivals(going_on + d2)
                         for slot, here in feeding:  # plain loops beat list comprehensions on short stretches
                             target[slot] += chance * here
-                    if stopped_at is not None:
-                        stopped_at[row + d2] += chance * stopped
-        return ends, by_outcome
+                    if stops is not None:
+                        self._stop(phase + (going_on >= next_phase), row + d2, chance * stops)
+        return ends, by_outcome, closing
 
     def _going(self, phase):
         """For each attacker state after a round in this phase, where the battle goes on: the first
         node of its row (add the defender's state), or None where the battle is over."""
         payment, pairs, def_count = self.att_table[2], self.pairs, self.def_count
+        goes_on, battle, battles = self._battle_of(phase) if phase else (False, 0, 0)
         going = []
         for a2, units in enumerate(self.att_units):
             if units == 0 or units <= self.ceases:
                 going.append(None)  # the attacker is gone or ceases the attack
             elif phase == 0:
                 going.append(a2 * def_count)
-            elif self.plan.siege_continue and payment[a2] >= 0:  # it pays an Elite to fight on
+            elif goes_on and payment[a2] >= 0:  # it pays an Elite to fight on
                 going.append(phase * pairs + payment[a2] * def_count)
-            elif phase > 1:  # the next siege battle
-                going.append((phase - 1) * pairs + a2 * def_count)
+            elif battle < battles:  # the next siege battle
+                going.append((phase + 1) * pairs + a2 * def_count)
             else:
                 going.append(None)  # the last siege battle ends after this round
         self.going[phase] = going
         return going
 
+    def _battle_of(self, phase):
+        """(the attacker goes on, siege battle from 1, siege battles) of a siege phase."""
+        plan, battle = divmod(phase - 1, self.battles)
+        goes_on, battles = self.sieges[plan]
+        return goes_on, battle + 1, battles
+
+    def _siege_phase(self, plan, battle):
+        """The phase of siege battle `battle` (from 1) of the siege plan numbered `plan`."""
+        return 1 + plan * self.battles + battle - 1
+
+    def _stop(self, phase, pair, chance):
+        """The round limit stops the battle at `pair` in this phase's tally, both Armies standing."""
+        tally = self.siege[phase] if phase else self._field_tally(self.last)
+        tally.final[pair] += chance
+        tally.stopped += chance
+
     # ------------------------------------------------------------------ the pass
 
     def solve(self):
         plan = self.plan
-        self.arrivals = [None] * (self.pairs * (plan.siege_battles + 1))
-        self.buckets = [[] for _ in range((plan.siege_battles + 1) * (self.top_hp + 1))]
-        self.before, self.after, self.siege = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
+        phases = 1 + len(self.sieges) * self.battles
+        self.arrivals = [None] * (self.pairs * phases)
+        self.buckets = [[] for _ in range((self.battles + 1) * (self.top_hp + 1))]
+        self.before, self.after, self.withdrawal = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
+        # by phase (0 unused): what happens in each siege battle, and the siege ending after it
+        self.siege = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
+        self.closing = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
         if self.withdraws_at == 1 and not plan.compare:
             self._withdraw(0, 0, 1, self.one)
         elif plan.terrain == "siege":
-            self._arrivals(self._node(plan.siege_battles, 0, 0))[1] = self.one
+            self._arrivals(self._node(self._siege_phase(0, 1), 0, 0))[1] = self.one
         elif not self._open_field():
             self._arrivals(0)[1] = self.one
         for bucket in self.buckets:  # a visit only adds to later buckets
@@ -618,21 +665,55 @@ class _Solver:
         """The defender pulls back into its Stronghold at the start of round t: a siege begins."""
         inside = self.def_table[3][d]
         (r, e), (r_in, e_in) = self.def_table[0][d], self.def_table[0][inside]
-        siege = self.siege
-        siege.withdrew += mass
-        siege.to_reinforcements += mass * (r + e - r_in - e_in)
-        siege.elites_to_reinforcements += mass * (e - e_in)
-        node = self._node(self.plan.siege_battles, a, inside)
-        (self.arrivals[node] or self._arrivals(node))[t] += mass
+        tally = self.withdrawal
+        tally.withdrew += mass
+        tally.to_reinforcements += mass * (r + e - r_in - e_in)
+        tally.elites_to_reinforcements += mass * (e - e_in)
+        for plan in range(len(self.sieges)):  # each siege plan begins with the same withdrawal
+            node = self._node(self._siege_phase(plan, 1), a, inside)
+            (self.arrivals[node] or self._arrivals(node))[t] += mass
 
     def _field_tally(self, t):
         return self.before if t < self.split else self.after
+
+    def as_planned(self):
+        """The tally of the battle as the plan fights it (standing, when compared, is before + after)."""
+        if not self.sieges:
+            return self.before
+        return self.withdrawing(self.plan.siege_battles, self.plan.siege_continue)
+
+    def withdrawing(self, battles, goes_on):
+        """The tally of the battle with this siege after the withdrawal (or in the Stronghold under
+        siege): `battles` siege battles, the attacker going on or not."""
+        plan = next(number for number, (on, _) in enumerate(self.sieges) if on == goes_on)
+        tally = self.before + self.withdrawal
+        for battle in range(1, battles + 1):
+            tally += self.siege[self._siege_phase(plan, battle)]
+        if battles < self.sieges[plan][1]:  # the siege ends where the next battle would begin
+            tally += self.closing[self._siege_phase(plan, battles)]
+        return tally
+
+    def hold_out(self):
+        """The chance the defender holds out with each plan of the attacker's for the Stronghold:
+        ((siege battles, the attacker goes on, chance), ...), 1 to 5 siege battles, not going on
+        and going on."""
+        def destroyed(tally):
+            return sum((chance for pair, chance in zip(compress(count(), tally.final), compress(tally.final, tally.final))
+                        if self.def_gone[pair % self.def_count]), self.zero)
+
+        rows = []
+        for plan, (goes_on, battles) in enumerate(self.sieges):
+            lost = destroyed(self.before)
+            for battle in range(1, battles + 1):
+                lost += destroyed(self.siege[self._siege_phase(plan, battle)])
+                rows.append((battle, goes_on, 1 - lost))
+        return tuple(sorted(rows))
 
     def _tallies(self, phase, first, last):
         """[(tally, first, last)]: rounds first..last of this phase, field rounds split between
         `before` and `after`."""
         if phase:
-            return ((self.siege, first, last),)
+            return ((self.siege[phase], first, last),)
         split = self.split
         return (self.before, first, min(last, split - 1)), (self.after, max(first, split), last)
 
@@ -722,7 +803,7 @@ class _Solver:
             for t in range(first, feeds_until + 1):
                 target[t + 1] += att_column[t] * def_column[t]
         if stops:
-            self._stop(pair, att_column[self.last] * def_column[self.last])
+            self._stop(0, pair, att_column[self.last] * def_column[self.last])
 
     def _after_opening(self, att_mass, def_mass, t, stops):
         """The pairs still in the opening at the start of round t: they withdraw into the Stronghold,
@@ -733,15 +814,9 @@ class _Solver:
                 if t == self.withdraws_at:
                     self._withdraw(a, d, t, chance)
                 elif stops:
-                    self._stop(pair, chance)
+                    self._stop(0, pair, chance)
                 else:
                     (self.arrivals[pair] or self._arrivals(pair))[t] += chance
-
-    def _stop(self, pair, chance):
-        """The round limit stops the field battle at this pair, both Armies standing."""
-        tally = self._field_tally(self.last)
-        tally.final[pair] += chance
-        tally.stopped += chance
 
     def _visit(self, node):
         """Fight every round the battle can be at this node in, and send each chance on."""
@@ -766,8 +841,8 @@ class _Solver:
             tail = self._fight_stretch(phase, a, d, t0, min(t1, end), regime, present, carried, tail)
         if tail is not None:
             regime, rounds_here = tail
-            ends, _ = self._fight(phase, a, d, regime, [(self.last + 1, rounds_here)])
-            self._count_tail(phase, ends, rounds_here)
+            ends, _, closing = self._fight(phase, a, d, regime, [(self.last + 1, rounds_here)])
+            self._count_tail(phase, ends, closing, rounds_here)
         if phase == 0 and self.withdraws_at is not None and start <= self.withdraws_at:
             self._withdraw_from(a, d, present, end, carried, fights_until)
 
@@ -822,19 +897,18 @@ class _Solver:
         with_tail = tail is not None and t1 == last and regime == tail[0]
         if with_tail:  # the same round goes on in the tail
             feeding.append((last + 1, tail[1]))
-        stops = None
-        if not self.tail and t1 == last:  # stopped by the round limit, both Armies standing
-            stops = (self.siege if phase else self._field_tally(last)), present[last]
-        ends, by_outcome = self._fight(phase, a, d, regime, feeding, stops)
+        stops = present[last] if not self.tail and t1 == last else None  # the round limit stops what goes on
+        ends, by_outcome, closing = self._fight(phase, a, d, regime, feeding, stops)
         if ends:
             for tally, first, until in self._tallies(phase, t0, t1):
                 tally.count_ends(first, until, present, ends, by_outcome, self.shown)
-        if stops:
-            tally, mass = stops
-            tally.final[a * self.def_count + d] += carried
-            tally.stopped += mass - sum((chance for _, chance in ends), self.zero) * mass
+        if closing:
+            moving_on = {"neither_eliminated": sum((chance for _, chance in closing), self.zero)}
+            self.closing[phase].count_ends(t0, t1, present, closing, moving_on, self.shown)
+        if stops is not None and carried:  # a quiet last round: stopped where it is
+            self._stop(0, a * self.def_count + d, carried)
         if with_tail:
-            self._count_tail(phase, ends, tail[1])
+            self._count_tail(phase, ends, closing, tail[1])
             return None
         return tail
 
@@ -848,12 +922,14 @@ class _Solver:
         if leaving:
             self._withdraw(a, d, withdraws_at, leaving)
 
-    def _count_tail(self, phase, ends, rounds_here):
-        """The tail's rounds here, and where they end."""
-        tally = self.siege if phase else self._field_tally(self.last + 1)
+    def _count_tail(self, phase, ends, closing, rounds_here):
+        """The tail's rounds here, and where they end (or the next siege battle begins)."""
+        tally = self.siege[phase] if phase else self._field_tally(self.last + 1)
         tally.occupancy += rounds_here
         for pair, chance in ends:
             tally.final[pair] += chance * rounds_here
+        for pair, chance in closing:
+            self.closing[phase].final[pair] += chance * rounds_here
 
 
 _OUTCOME_OF = (("neither_eliminated", "defender_eliminated"), ("attacker_eliminated", "both_eliminated"))
@@ -863,7 +939,7 @@ def _outcome(attacker_gone, defender_gone):
     return _OUTCOME_OF[attacker_gone][defender_gone]
 
 
-def _numbers(solver, tally):
+def _numbers(solver, tally, hold_out=None):
     """A solved battle's numbers, as immutable tuples (kept in a bounded cache)."""
     att_states, def_states = solver.att_table[0], solver.def_table[0]
     final = tuple((att_states[pair // solver.def_count], def_states[pair % solver.def_count], tally.final[pair])
@@ -878,7 +954,7 @@ def _numbers(solver, tally):
         if not still:
             break
     return (final, tuple(rows), tally.occupancy, tally.withdrew, tally.to_reinforcements,
-            tally.elites_to_reinforcements)
+            tally.elites_to_reinforcements, hold_out)
 
 
 @lru_cache(maxsize=128)
@@ -894,8 +970,13 @@ def _solve(plan: _Plan):
     place = _solved(plan)
     if "numbers" not in place:
         solver = _Solver(plan).solve()
-        place["numbers"] = _numbers(solver, solver.before + solver.siege)
+        place["numbers"] = _numbers(solver, solver.as_planned(), _hold_out(solver))
     return place["numbers"]
+
+
+def _hold_out(solver):
+    """The hold-out table of a battle with a withdrawal, else None."""
+    return solver.hold_out() if solver.plan.withdraw_after is not None else None
 
 
 def _solve_both(withdrawing: _Plan, standing: _Plan):
@@ -904,7 +985,7 @@ def _solve_both(withdrawing: _Plan, standing: _Plan):
     if "numbers" in stand_place or "numbers" in withdraw_place:
         return _solve(withdrawing), _solve(standing)
     solver = _Solver(replace(withdrawing, compare=True)).solve()
-    withdraw_place["numbers"] = _numbers(solver, solver.before + solver.siege)
+    withdraw_place["numbers"] = _numbers(solver, solver.as_planned(), _hold_out(solver))
     stand_place["numbers"] = _numbers(solver, solver.before + solver.after)
     return withdraw_place["numbers"], stand_place["numbers"]
 
@@ -995,7 +1076,7 @@ def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continu
 
 def _result(plan, numbers):
     """battle()'s result from the chain's numbers (see _numbers)."""
-    final, rows, expected_rounds, withdrew, to_reinforcements, elites_to_reinforcements = numbers
+    final, rows, expected_rounds, withdrew, to_reinforcements, elites_to_reinforcements, hold_out = numbers
     attacker, defender = plan.attacker, plan.defender
     zero = Fraction(0) if plan.exact else 0.0
 
@@ -1034,6 +1115,9 @@ def _result(plan, numbers):
         "expected_defender_to_reinforcements": to_reinforcements,
         "per_round": per_round,
         "expected_rounds": expected_rounds,
+        "hold_out_by_siege_battles": None if hold_out is None else [
+            {"siege_battles": battles, "siege_continue": goes_on, "defender_holds": chance}
+            for battles, goes_on, chance in hold_out],
     }
     result["sources"] = _sources(plan)
     result["steps"] = _explain(plan, result)
