@@ -356,6 +356,7 @@ class _Plan:
     siege_battles: int
     exact: bool
     compare: bool = False  # solve standing in the field as well as withdrawing (see _Solver)
+    start_round: int = 1  # the battle's own number of the round it starts in (see _regime)
 
 
 def _siege_plans(plan):
@@ -372,28 +373,31 @@ def _siege_plans(plan):
 
 
 def _roll_changes(plan):
-    """The rounds in which the rolls may differ from the round before, and round 1, in order."""
-    changes = {1}
-    if plan.terrain in WALLED:
-        changes.add(2)
+    """The rounds fought (1: the first, see _regime) in which the rolls may differ from the round
+    before, and round 1, in order."""
+    offset = plan.start_round - 1
+    changes = {1, 2} if plan.terrain in WALLED and offset == 0 else {1}
     for army in (plan.attacker, plan.defender):
         first, last = modifier_window("modifier_rounds", army.modifier_rounds)
-        changes.add(first)
-        if last is not None:
-            changes.add(last + 1)
+        changes.update(round_ - offset for round_ in (first, None if last is None else last + 1)
+                       if round_ is not None and round_ > plan.start_round)
     return sorted(changes)
 
 
 def _regime(plan, kind, t):
-    """(attacker's hit number, attacker's modifiers on, defender's modifiers on) in round t.
+    """(attacker's hit number, attacker's modifiers on, defender's modifiers on) in the t-th round
+    fought. The battle's own round number is t + start_round - 1: a City's or Fortification's first
+    round and the modifiers' rounds follow it, so a battle that starts in round 2 is fought as
+    from round 2.
 
     kind: "field" or "siege" (a Stronghold under siege, including after a withdrawal).
     """
-    hit = HARD_HIT if kind == "siege" or (t == 1 and plan.terrain in WALLED) else NORMAL_HIT
+    round_ = t + plan.start_round - 1
+    hit = HARD_HIT if kind == "siege" or (round_ == 1 and plan.terrain in WALLED) else NORMAL_HIT
 
     def on(army):
         first, last = modifier_window("modifier_rounds", army.modifier_rounds)
-        return first <= t and (last is None or t <= last)
+        return first <= round_ and (last is None or round_ <= last)
 
     return hit, on(plan.attacker), on(plan.defender)
 
@@ -1017,7 +1021,7 @@ def _numbers(solver, tally, hold_out=None):
         for name in OUTCOMES:
             totals[name] += tally.by_round[name][t]
         still = tally.stopped if (not solver.tail and t == solver.last) else tally.present[t + 1]
-        rows.append((t, *(totals[name] for name in OUTCOMES), still))
+        rows.append((t + solver.plan.start_round - 1, *(totals[name] for name in OUTCOMES), still))
         if not still:
             break
     return (final, tuple(rows), tally.occupancy, tally.withdrew, tally.to_reinforcements,
@@ -1062,10 +1066,17 @@ def _solve_both(withdrawing: _Plan, standing: _Plan):
 
 def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int | None = None,
            attacker_ceases_at: int | None = None, siege_continue: bool = True,
-           withdraw_after: int | None = None, siege_battles: int = 1, exact: bool = False) -> dict:
+           withdraw_after: int | None = None, siege_battles: int = 1, exact: bool = False,
+           start_round: int = 1) -> dict:
     """The outcome of a War of the Ring battle between two Armies (see the module docstring).
 
     terrain: "field", "city", "fortification" or "siege".
+    start_round: the round the battle is in (1..100), for a battle in progress: the Armies as
+        they stand at its start. A City's or Fortification's first-round rule applies only
+        when it is 1, and modifier_rounds count the battle's own rounds, so a battle from
+        round 2 in a City is fought as the same Armies in the field from round 2. `rounds`
+        and `withdraw_after` count the rounds fought from here; per_round numbers them as
+        the battle does (start_round, start_round + 1, ...).
     rounds: fight at most this many rounds (1..100), counted on through any siege battles;
         None fights until the battle (and any siege after it) ends.
     attacker_ceases_at: the attacker ceases after any round that leaves its Combat
@@ -1108,16 +1119,17 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
           "summary" or "rulebook"; steps: plain sentences (the working).
     """
     plan = _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after,
-                 siege_battles, exact)
+                 siege_battles, exact, start_round)
     return _result(plan, _solve(plan))
 
 
 def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after, siege_battles,
-          exact):
+          exact, start_round):
     """The checked inputs of battle(), as the chain's cache key."""
     _check_army("attacker", attacker)
     _check_army("defender", defender)
     require_choice("terrain", terrain, TERRAINS)
+    require_int("start_round", start_round, 1, MAX_ROUNDS)
     if rounds is not None:
         require_int("rounds", rounds, 1, MAX_ROUNDS)
     if attacker_ceases_at is not None:
@@ -1138,7 +1150,7 @@ def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continu
                                               f"can defend a Stronghold under siege")
 
     return _Plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after,
-                 siege_battles, exact)
+                 siege_battles, exact, start_round=start_round)
 
 
 def _result(plan, numbers):
@@ -1168,6 +1180,7 @@ def _result(plan, numbers):
             "defender_destroyed": defender_destroyed,
             "attacker_destroyed": outcomes["attacker_eliminated"] + outcomes["both_eliminated"],
         },
+        "start_round": plan.start_round,
         "withdrew": withdrew,
         "attacker_survivors": _by_units(attacker_detail, attacker.units, zero),
         "defender_survivors": _by_units(defender_detail, defender.units, zero),
@@ -1193,7 +1206,7 @@ def _result(plan, numbers):
 
 def stand_or_withdraw(attacker: Army, defender: Army, withdraw_after: int = 0, siege_battles: int = 1,
                       rounds: int | None = None, attacker_ceases_at: int | None = None,
-                      siege_continue: bool = True, exact: bool = False) -> dict:
+                      siege_continue: bool = True, exact: bool = False, start_round: int = 1) -> dict:
     """"Stand or withdraw?" for a defender in a region with its own Stronghold.
 
     Fights the same battle two ways: standing in the field to the end (terrain "field"),
@@ -1204,7 +1217,7 @@ def stand_or_withdraw(attacker: Army, defender: Army, withdraw_after: int = 0, s
     {headline key: withdraw minus stand}}, each result as battle() gives it.
     """
     withdrawing = _plan(attacker, defender, "field", rounds, attacker_ceases_at, siege_continue, withdraw_after,
-                        siege_battles, exact)
+                        siege_battles, exact, start_round)
     standing = replace(withdrawing, withdraw_after=None, siege_battles=1)
     withdraw_numbers, stand_numbers = _solve_both(withdrawing, standing)
     stand, withdraw = _result(standing, stand_numbers), _result(withdrawing, withdraw_numbers)
@@ -1269,7 +1282,7 @@ def _sources(plan):
         used.append("replacement_regulars")
     if any(army.modifier_rounds != "all" for army in (plan.attacker, plan.defender)):
         used.append("modifier_rounds")
-    if plan.terrain in WALLED:
+    if plan.terrain in WALLED and plan.start_round == 1:
         used.append("walls")
     if plan.withdraw_after is not None:
         used += ["withdraw", "stronghold"]
@@ -1314,7 +1327,8 @@ def _roll_sentence(side, army, hit, modifiers_on):
 
 
 def _roll_sentences(plan, kind, prefix, first_round=1, last_round=None):
-    """One sentence per stretch of rounds (within first_round..last_round) with the same rolls."""
+    """One sentence per stretch of rounds fought (within first_round..last_round, see _regime) with
+    the same rolls, each named by the battle's own round numbers."""
     starts = sorted({first_round, *(t for t in _roll_changes(plan)
                                     if first_round < t and (last_round is None or t <= last_round))})
     stretches = []  # [first, last or None, regime]
@@ -1325,59 +1339,28 @@ def _roll_sentences(plan, kind, prefix, first_round=1, last_round=None):
             stretches[-1][1] = last
         else:
             stretches.append([first, last, regime])
+    offset = plan.start_round - 1
     lines = []
     for first, last, (hit, att_on, def_on) in stretches:
-        if last is None:
-            label = "each round" if first == 1 else f"from round {first} on"
-        elif first == last:
-            label = f"round {first}"
-        else:
-            label = f"rounds {first} to {last}"
-        label = prefix + label
+        label = prefix + _rounds_words(first + offset, None if last is None else last + offset, plan.start_round)
         lines.append(f"{label[0].upper()}{label[1:]}: " + _roll_sentence("attacker", plan.attacker, hit, att_on) + " "
                      + _roll_sentence("defender", plan.defender, NORMAL_HIT, def_on))
     return lines
 
 
+def _rounds_words(first, last, start_round):
+    """Rounds first..last (last None: to the end) in words; "each round" when that is all of them."""
+    if last is None:
+        return "each round" if first == start_round else f"from round {first} on"
+    return f"round {first}" if first == last else f"rounds {first} to {last}"
+
+
 def _explain(plan, result):
-    attacker, defender, terrain = plan.attacker, plan.defender, plan.terrain
-    lines = [_army_sentence("attacker", attacker), _army_sentence("defender", defender)]
-    sieged = terrain == "siege" or plan.withdraw_after is not None
-    if terrain == "field":
-        lines.append("Battle in the field: both Armies hit on 5+ in every round.")
-    elif terrain in WALLED:
-        lines.append(f"Round 1 in {_TERRAIN_NAMES[terrain]}: the attacker hits only on 6; "
-                     f"from round 2 on it hits on 5+. The defender hits on 5+ throughout (rulebook).")
-    if plan.withdraw_after is not None:
-        k = plan.withdraw_after
-        when = "before round 1" if k == 0 else f"after {k} round{'s' if k != 1 else ''} in the field"
-        lines.append(f"The defender retreats into its Stronghold {when}, if the battle is still on. The retreat "
-                     f"ends the field battle; the attacker moves in with its whole Army and the Stronghold is "
-                     f"besieged (summary). Attacking it is a new battle (rulebook).")
-        lines.append("At most 5 Army units fit in the Stronghold, with any number of Leaders; the defender keeps "
-                     "its elites first and the units beyond 5 go back to the reinforcements (rulebook).")
-    if sieged:
-        battles = plan.siege_battles
-        lines.append(f"Siege of a Stronghold: the attacker hits only on 6 in every round; the defender hits on 5+ "
-                     f"(rulebook). The attacker fights {battles} siege battle{'s' if battles != 1 else ''} in a row.")
-        if plan.siege_continue:
-            lines.append("A siege battle lasts one round; the attacker fights on only by downgrading one of its "
-                         "elites to a regular after each round, and with no elite left that siege battle ends.")
-        else:
-            lines.append("Each siege battle lasts a single round: the attacker does not pay an elite to go on.")
-    for side, army in (("attacker", attacker), ("defender", defender)):
-        if army.modifier_rounds != "all" and (army.modifier or army.reroll_modifier):
-            lines.append(f"The {side}'s modifiers apply {_window_words(army)} only"
-                         f"{' (rounds counted on through the siege)' if sieged and terrain != 'siege' else ''}; "
-                         f"a Combat card's effect lasts for its round unless it says otherwise (summary).")
-    if terrain == "siege":
-        lines += _roll_sentences(plan, "siege", "")
-    elif plan.withdraw_after is None:
-        lines += _roll_sentences(plan, "field", "")
-    else:
-        if plan.withdraw_after:
-            lines += _roll_sentences(plan, "field", "in the field, ", 1, plan.withdraw_after)
-        lines += _roll_sentences(plan, "siege", "in the siege, ", plan.withdraw_after + 1)
+    """The working: the Armies, where and how they fight, the rolls round by round, the results."""
+    lines = [_army_sentence("attacker", plan.attacker), _army_sentence("defender", plan.defender)]
+    lines += _battlefield_sentences(plan)
+    lines += _modifier_sentences(plan)
+    lines += _rolls_sentences(plan)
     lines.append("Both Armies roll in the same round and take their casualties together, "
                  "so both can be eliminated at once.")
     lines.append("Each hit removes a regular or downgrades an elite to a regular; two hits can remove an elite.")
@@ -1388,7 +1371,72 @@ def _explain(plan, result):
         lines.append("The battle is fought until it ends, solved as an absorbing Markov chain.")
     else:
         lines.append(f"The battle stops after at most {plan.rounds} round{'s' if plan.rounds != 1 else ''}.")
-    outcomes = result["outcomes"]
+    return lines + _result_sentences(plan, result)
+
+
+def _battlefield_sentences(plan):
+    """Where the battle is fought, from which round, and any withdrawal and siege."""
+    terrain, start = plan.terrain, plan.start_round
+    lines = []
+    if start > 1:
+        lines.append(f"The battle is already in round {start}: the Armies are as they stand at its start, and its "
+                     f"rounds are counted on from round {start}.")
+    if terrain == "field":
+        lines.append("Battle in the field: both Armies hit on 5+ in every round.")
+    elif terrain in WALLED and start == 1:
+        lines.append(f"Round 1 in {_TERRAIN_NAMES[terrain]}: the attacker hits only on 6; "
+                     f"from round 2 on it hits on 5+. The defender hits on 5+ throughout (rulebook).")
+    elif terrain in WALLED:
+        lines.append(f"In {_TERRAIN_NAMES[terrain]} the attacker hits only on 6 in round 1 (rulebook); from round "
+                     f"{start} both Armies hit on 5+, as in the field.")
+    if plan.withdraw_after is not None:
+        k = plan.withdraw_after
+        when = f"before round {start}" if k == 0 else f"after {k} round{'s' if k != 1 else ''} in the field"
+        lines.append(f"The defender retreats into its Stronghold {when}, if the battle is still on. The retreat "
+                     f"ends the field battle; the attacker moves in with its whole Army and the Stronghold is "
+                     f"besieged (summary). Attacking it is a new battle (rulebook).")
+        lines.append("At most 5 Army units fit in the Stronghold, with any number of Leaders; the defender keeps "
+                     "its elites first and the units beyond 5 go back to the reinforcements (rulebook).")
+    if terrain == "siege" or plan.withdraw_after is not None:
+        lines += _siege_sentences(plan)
+    return lines
+
+
+def _siege_sentences(plan):
+    battles = plan.siege_battles
+    lines = [f"Siege of a Stronghold: the attacker hits only on 6 in every round; the defender hits on 5+ "
+             f"(rulebook). The attacker fights {battles} siege battle{'s' if battles != 1 else ''} in a row."]
+    if plan.siege_continue:
+        lines.append("A siege battle lasts one round; the attacker fights on only by downgrading one of its "
+                     "elites to a regular after each round, which needs a Regular at hand to take the elite's "
+                     "place; with no elite or no Regular to spare, that siege battle ends.")
+    else:
+        lines.append("Each siege battle lasts a single round: the attacker does not downgrade an elite to go on.")
+    return lines
+
+
+def _modifier_sentences(plan):
+    sieged_after_field = plan.withdraw_after is not None
+    return [f"The {side}'s modifiers apply {_window_words(army)} only"
+            f"{' (rounds counted on through the siege)' if sieged_after_field else ''}; "
+            f"a Combat card's effect lasts for its round unless it says otherwise (summary)."
+            for side, army in (("attacker", plan.attacker), ("defender", plan.defender))
+            if army.modifier_rounds != "all" and (army.modifier or army.reroll_modifier)]
+
+
+def _rolls_sentences(plan):
+    if plan.terrain == "siege":
+        return _roll_sentences(plan, "siege", "")
+    if plan.withdraw_after is None:
+        return _roll_sentences(plan, "field", "")
+    lines = []
+    if plan.withdraw_after:
+        lines += _roll_sentences(plan, "field", "in the field, ", 1, plan.withdraw_after)
+    return lines + _roll_sentences(plan, "siege", "in the siege, ", plan.withdraw_after + 1)
+
+
+def _result_sentences(plan, result):
+    sieged = plan.terrain == "siege" or plan.withdraw_after is not None
     wording = {
         "defender_eliminated": "The defender is eliminated",
         "attacker_eliminated": "The attacker is eliminated",
@@ -1396,10 +1444,10 @@ def _explain(plan, result):
         "neither_eliminated": ("Both Armies still stand when the fighting ends" if sieged
                                else "The battle stops with both Armies standing"),
     }
+    lines = []
     if plan.withdraw_after is not None:
         lines.append(f"The defender withdraws into the Stronghold: about {_percent(result['withdrew'])}.")
-    for name in OUTCOMES:
-        lines.append(f"{wording[name]}: about {_percent(outcomes[name])}.")
+    lines += [f"{wording[name]}: about {_percent(result['outcomes'][name])}." for name in OUTCOMES]
     lines.append(f"The defender still holds out (in the field or its Stronghold): "
                  f"about {_percent(result['headline']['defender_holds'])}.")
     lines.append(f"Expected number of rounds: about {approximately(result['expected_rounds'])}.")
