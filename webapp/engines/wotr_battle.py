@@ -1256,7 +1256,8 @@ RULES = {
                  "battle, the attacker may move in, and the Stronghold is besieged", "summary"),
     "stronghold": ("Attacking the Stronghold is a new battle; at most 5 Army units (any number of Leaders) fit "
                    "inside, the rest going back to the reinforcements", "rulebook"),
-    "siege": ("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite", "rulebook"),
+    "siege": ("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite (which needs a "
+              "Regular at hand to take the Elite's place)", "rulebook"),
 }
 OPTION_RULES = {  # each option of battle() and Army (as the API names it) and the rules it brings in
     "terrain": ("rolls", "walls", "siege"),
@@ -1264,7 +1265,7 @@ OPTION_RULES = {  # each option of battle() and Army (as the API names it) and t
     "modifier_rounds": ("modifier_rounds",),
     "withdraw_after": ("withdraw", "stronghold", "siege"),
     "siege_battles": ("stronghold", "siege"),
-    "siege_continue": ("siege",),
+    "siege_continue": ("siege", "replacement_regulars"),
 }
 SOURCES = ("summary", "rulebook")
 
@@ -1278,7 +1279,9 @@ def option_sources(option: str) -> tuple:
 def _sources(plan):
     """The rules this battle used, each with where it comes from."""
     used = ["rolls"]
-    if any(army.replacement_regulars is not None for army in (plan.attacker, plan.defender)):
+    sieged = plan.terrain == "siege" or plan.withdraw_after is not None
+    if any(army.replacement_regulars is not None for army in (plan.attacker, plan.defender)) or \
+            (sieged and plan.siege_continue):  # downgrading an Elite to go on needs a Regular at hand
         used.append("replacement_regulars")
     if any(army.modifier_rounds != "all" for army in (plan.attacker, plan.defender)):
         used.append("modifier_rounds")
@@ -1286,7 +1289,7 @@ def _sources(plan):
         used.append("walls")
     if plan.withdraw_after is not None:
         used += ["withdraw", "stronghold"]
-    if plan.terrain == "siege" or plan.withdraw_after is not None:
+    if sieged:
         used.append("siege")
     return [{"rule": RULES[key][0], "source": RULES[key][1]} for key in used]
 
