@@ -447,7 +447,7 @@ def test_switches_by_touch_and_keyboard_and_the_fields_they_show(phone, live_ser
 
 def test_fields_follow_the_choice_made(phone, live_server):
     phone.goto(f"{live_server}/wotr/calc/battle")
-    siege = phone.get_by_role("switch", name=re.compile("Siege: the attacker downgrades"))
+    siege = phone.get_by_role("switch", name=re.compile("Will the attacker downgrade Elites to go on"))
     expect(siege).to_be_hidden()
     phone.get_by_role("radio", name="Stronghold under siege").check()
     expect(siege).to_be_visible()

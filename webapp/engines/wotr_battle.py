@@ -597,10 +597,23 @@ class _Solver:
         self.siege = [[_Tally(self.zero, self.pairs, self.shown) for _ in range(battles)] for _, battles in self.sieges]
         self.closing = [[_Tally(self.zero, self.pairs, self.shown) for _ in range(battles)]
                         for _, battles in self.sieges]
+        # the siege battles fought round by round, by siege plan; the rest only as far as the
+        # chance the defender falls in each (see _steady_siege), where no rule of the siege depends on the round
+        self.fought = [battles for _, battles in self.sieges]
+        self.falls = [[] for _ in self.sieges]  # by siege plan: the chance the defender falls in each battle after
         if self.entering:
-            for number, (goes_on, _) in enumerate(self.sieges):
+            steady = self._siege_is_steady(siege_from)
+            for number, (goes_on, battles) in enumerate(self.sieges):
+                if steady:
+                    self.fought[number] = plan.siege_battles if goes_on == plan.siege_continue else 0
                 self._siege(number, goes_on, siege_from)
+                if self.fought[number] < battles:
+                    self._steady_siege(number, goes_on, siege_from)
         return self
+
+    def _siege_is_steady(self, siege_from):
+        """Whether nothing in the siege depends on the round: no round limit, the same rolls throughout."""
+        return self.tail and len({_regime(self.plan, "siege", t) for t in range(siege_from, self.last + 2)}) == 1
 
     def _arrivals(self, pair):
         """The pair's arrival slots, created (and put in its bucket) on first use."""
@@ -661,8 +674,9 @@ class _Solver:
         rows = []
         for number, (goes_on, battles) in enumerate(self.sieges):
             lost = destroyed(self.before)
-            for battle, tally in enumerate(self.siege[number], start=1):
-                lost += destroyed(tally)
+            falls = [destroyed(tally) for tally in self.siege[number][:self.fought[number]]] + self.falls[number]
+            for battle, falling in enumerate(falls, start=1):
+                lost += falling
                 rows.append((battle, goes_on, self.one - lost))
         return tuple(sorted(rows))
 
@@ -915,21 +929,21 @@ class _Solver:
         """The siege plan `number`, fought forward from round t, round by round, siege battle by
         siege battle, from the pairs it begins in (self.entering). goes_on: the attacker
         downgrades an Elite to fight each further round of a siege battle."""
-        battles = len(self.siege[number])
-        fighting = [dict(self.entering)] + [{} for _ in range(battles - 1)]
+        battles, fought = len(self.siege[number]), self.fought[number]
+        fighting = [dict(self.entering)] + [{} for _ in range(fought - 1)]
         routes = self._siege_routes(goes_on)
-        while (self.tail or t <= self.last) and any(fighting):
+        while fought and (self.tail or t <= self.last) and any(fighting):
             moves = self._siege_moves(_regime(self.plan, "siege", t), routes)
             stops = not self.tail and t == self.last  # the round limit: what would go on stops here
-            after = [defaultdict(type(self.zero)) for _ in range(battles)]
+            after = [defaultdict(type(self.zero)) for _ in range(fought)]
             for battle, pairs in enumerate(fighting):
                 if pairs:
-                    last_battle = battle + 1 == battles
-                    moving = self._siege_round(pairs, t, moves, self.siege[number][battle], after[battle],
-                                               not last_battle, stops)
+                    last_battle, followed = battle + 1 == battles, battle + 1 < fought
+                    ends, moving, unpaid = self._siege_round(pairs, moves, after[battle], not last_battle, stops)
+                    self._count_siege_round(self.siege[number][battle], t, pairs, ends, unpaid)
                     self._move_on(moving, t, self.closing[number][battle],
-                                  None if last_battle else self.siege[number][battle + 1],
-                                  None if last_battle else after[battle + 1], stops)
+                                  self.siege[number][battle + 1] if followed else None,
+                                  after[battle + 1] if followed else None, stops)
             negligible = self.negligible
             fighting = [{pair: chance for pair, chance in pairs.items() if chance > negligible} for pairs in after]
             t += 1
@@ -956,15 +970,15 @@ class _Solver:
             found = self.rolls[key] = attacker, defender
         return found
 
-    def _siege_round(self, pairs, t, moves, tally, same, more, stops):
-        """One round of a siege battle from `pairs` {pair: chance}: its ends go to the battle's
-        tally, the chances of it going on to `same` (unless the round limit stops it: then to
-        the tally, before the attacker pays an Elite). more: whether another siege battle
-        follows. Returns {pair: chance} of the next siege battle beginning."""
+    def _siege_round(self, pairs, moves, same, more, stops):
+        """One round of a siege battle from `pairs` {pair: chance}: the chances of it going on go
+        to `same`. more: whether another siege battle follows; stops: the round limit stops the
+        battle after this round. Returns (ends, moving, unpaid), each {pair: chance}: where the
+        battle is over; where the next siege battle begins; where the round limit stops it,
+        before the attacker pays an Elite to go on."""
         zero, dc, att_dice, def_dice = self.zero, self.def_count, self.att_dice, self.def_dice
         attacker_moves, defender_moves = moves
         ends, moving, unpaid = (defaultdict(type(zero)) for _ in range(3))
-        mass = sum(pairs.values(), zero)
         for pair, chance in pairs.items():
             a, d = divmod(pair, dc)
             standing, gone = defender_moves[d][att_dice[a]]
@@ -982,25 +996,73 @@ class _Solver:
                     target, base = same, route * dc
                 for d2, q in standing:
                     target[base + d2] += moved * q
+        return ends, moving, unpaid
+
+    def _count_siege_round(self, tally, t, pairs, ends, unpaid):
+        """A siege battle's round t, fought from `pairs`, in its tally: its ends, and what the round
+        limit stops."""
+        mass = sum(pairs.values(), self.zero)
         if t <= self.shown + 1:
             tally.present[t] += mass
         tally.occupancy += mass
         for pair, chance in ends.items():
-            a2, d2 = divmod(pair, dc)
+            a2, d2 = divmod(pair, self.def_count)
             tally.end(pair, _OUTCOME_OF[self.att_gone[a2]][self.def_gone[d2]], chance, t)
         for pair, chance in unpaid.items():
             tally.stop(pair, chance)
-        return moving
 
     def _move_on(self, moving, t, closing, next_tally, next_battle, stops):
         """The next siege battle begins from `moving` {pair: chance}: a plan of no more siege battles
         ends there (closing); after the round limit's last round it is stopped in the next battle."""
         for pair, chance in moving.items():
             closing.end(pair, "neither_eliminated", chance, t)
+            if next_battle is None:  # the next battle is not fought round by round
+                continue
             if stops:
                 next_tally.stop(pair, chance)
             else:
                 next_battle[pair] += chance
+
+    def _steady_siege(self, number, goes_on, t):
+        """The siege battles of plan `number` after those fought round by round, when nothing in them
+        depends on the round (see _siege_is_steady): only the chance the defender falls in each,
+        to self.falls. With no round to keep, each pair is fought once, carrying the chance of
+        ever being there, in order of the attacker's falling hit points: a round of a siege battle
+        ends it or costs the attacker an Elite, so it never comes back to a pair."""
+        fought, battles = self.fought[number], len(self.siege[number])
+        entering = self.closing[number][fought - 1].final if fought else self.entering
+        pairs = {pair: entering[pair] for pair in (compress(count(), entering) if fought else entering)}
+        moves = self._siege_moves(_regime(self.plan, "siege", t), self._siege_routes(goes_on))
+        for battle in range(fought, battles):
+            falls, pairs = self._steady_battle(pairs, moves, battle + 1 < battles)
+            self.falls[number].append(falls)
+
+    def _steady_battle(self, pairs, moves, more):
+        """One siege battle from `pairs` {pair: chance of beginning there}, with no round to keep:
+        (the chance the defender falls in it, {pair: chance the next battle begins there})."""
+        zero, dc, att_dice, def_dice, att_hp = self.zero, self.def_count, self.att_dice, self.def_dice, self.att_hp
+        attacker_moves, defender_moves = moves
+        buckets = [{} for _ in range(att_hp[0] + 1)]  # by the attacker's hit points: fought highest first
+        for pair, chance in pairs.items():
+            buckets[att_hp[pair // dc]][pair] = chance
+        falls, moving = zero, {}
+        for bucket in reversed(buckets):
+            for pair, chance in bucket.items():
+                a, d = divmod(pair, dc)
+                standing, gone = defender_moves[d][att_dice[a]]
+                for route, row, p in attacker_moves[a][def_dice[d]]:
+                    moved = chance * p
+                    for _, q in gone:
+                        falls += moved * q
+                    if route is None or (route < 0 and not more):  # over, the defender standing
+                        continue
+                    if route < 0:
+                        target, base = moving, row
+                    else:  # the attacker pays an Elite: fewer hit points, a later bucket
+                        target, base = buckets[att_hp[route]], route * dc
+                    for d2, q in standing:
+                        target[base + d2] = target.get(base + d2, zero) + moved * q
+        return falls, moving
 
 
 _OUTCOME_OF = (("neither_eliminated", "defender_eliminated"), ("attacker_eliminated", "both_eliminated"))
