@@ -237,7 +237,9 @@ def _remove_casualties(regulars, elites, hits, policy, replacements):
     best_key = None
     for removed in range(min(elites, hits // 2) + 1):  # c: two hits each
         for replaced in range(min(elites - removed, hits - 2 * removed) + 1):  # b
-            for lost in range(min(elites - removed - replaced, hits - 2 * removed - replaced) + 1):  # d
+            # d: only once no Regular is at hand, never with one always at hand
+            most_lost = 0 if replacements is None else min(elites - removed - replaced, hits - 2 * removed - replaced)
+            for lost in range(most_lost + 1):
                 regulars_out = hits - 2 * removed - replaced - lost  # a
                 if regulars_out > regulars:
                     continue
@@ -612,8 +614,12 @@ class _Solver:
         return self
 
     def _siege_is_steady(self, siege_from):
-        """Whether nothing in the siege depends on the round: no round limit, the same rolls throughout."""
-        return self.tail and len({_regime(self.plan, "siege", t) for t in range(siege_from, self.last + 2)}) == 1
+        """Whether nothing in the siege depends on the round: no round limit and the same rolls in every
+        round it can last (every round of it ends a siege battle or costs the attacker an Elite)."""
+        until = siege_from + MAX_SIEGE_BATTLES + self.plan.attacker.elites - 1
+        if not self.tail and self.last < until:
+            return False
+        return len({_regime(self.plan, "siege", t) for t in range(siege_from, until + 1)}) == 1
 
     def _arrivals(self, pair):
         """The pair's arrival slots, created (and put in its bucket) on first use."""
@@ -931,9 +937,8 @@ class _Solver:
         downgrades an Elite to fight each further round of a siege battle."""
         battles, fought = len(self.siege[number]), self.fought[number]
         fighting = [dict(self.entering)] + [{} for _ in range(fought - 1)]
-        routes = self._siege_routes(goes_on)
         while fought and (self.tail or t <= self.last) and any(fighting):
-            moves = self._siege_moves(_regime(self.plan, "siege", t), routes)
+            moves = self._siege_moves(_regime(self.plan, "siege", t), goes_on)
             stops = not self.tail and t == self.last  # the round limit: what would go on stops here
             after = [defaultdict(type(self.zero)) for _ in range(fought)]
             for battle, pairs in enumerate(fighting):
@@ -955,15 +960,15 @@ class _Solver:
         return [None if units == 0 or units <= self.ceases else (payment[a2] if goes_on else -1)
                 for a2, units in enumerate(self.att_units)]
 
-    def _siege_moves(self, regime, routes):
+    def _siege_moves(self, regime, goes_on):
         """A siege round's moves with these rolls: for the attacker by state and defender dice,
         [(route, first pair of its row, chance)] (see _siege_routes); for the defender by state
         and attacker dice, [(state, chance)] still standing and [(state, chance)] gone."""
-        key = ("siege", regime, tuple(routes))
+        key = ("siege", regime, goes_on)
         found = self.rolls.get(key)
         if found is None:
             att_losses, def_losses, _, _ = self._rolls(regime)
-            dc, gone = self.def_count, self.def_gone
+            dc, gone, routes = self.def_count, self.def_gone, self._siege_routes(goes_on)
             attacker = [[tuple((routes[a2], a2 * dc, p) for a2, p in by_dice) for by_dice in row] for row in att_losses]
             defender = [[(tuple((d2, q) for d2, q in by_dice if not gone[d2]),
                           tuple((d2, q) for d2, q in by_dice if gone[d2])) for by_dice in row] for row in def_losses]
@@ -1032,7 +1037,7 @@ class _Solver:
         fought, battles = self.fought[number], len(self.siege[number])
         entering = self.closing[number][fought - 1].final if fought else self.entering
         pairs = {pair: entering[pair] for pair in (compress(count(), entering) if fought else entering)}
-        moves = self._siege_moves(_regime(self.plan, "siege", t), self._siege_routes(goes_on))
+        moves = self._siege_moves(_regime(self.plan, "siege", t), goes_on)
         for battle in range(fought, battles):
             falls, pairs = self._steady_battle(pairs, moves, battle + 1 < battles)
             self.falls[number].append(falls)
