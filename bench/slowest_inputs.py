@@ -11,11 +11,12 @@ switches, round windows, lists and records, each from its own bounds, the ends o
 more often), then climbs from the slowest it found: it changes one input at a time, keeping a
 change that makes the request slower. The battle's search also starts from the corners the
 battle bench finds slowest (10 units a side, modifiers at -5, standing and withdrawing compared).
-It also starts from the inputs each form shows
-when empty, which are valid where random ones seldom are (Fate of the Fellowship's die faces must
-add up to 6, so the search draws a die's faces together). The slowest requests are then timed again (best of 3), and the slowest of them is printed with
-how many inputs were tried and how many of them the endpoint answered (the others are refused
-with a 400, which costs little). Goal: every endpoint's slowest under 20 ms of CPU.
+Every search also starts from the inputs its form shows when empty, which are valid where random
+ones seldom are (Fate of the Fellowship's die faces must add up to 6, so the search draws a die's
+faces together). The slowest requests are then timed again (best of 3), and the slowest of them
+is printed with how many inputs were tried and how many of them the endpoint answered (the
+others are refused with a 400, which costs little). Goal: every endpoint's slowest under 20 ms
+of CPU.
 
 `--tries N` draws N random inputs per endpoint (and N // 2 changes while climbing); `--seed` fixes
 the draw (the same inputs every run by default).

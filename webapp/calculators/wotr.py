@@ -335,8 +335,8 @@ BATTLE = Calculator(
                     shown_when=siege_follows(), source=wotr_battle.option_sources("siege_battles")),
             Boolean("siege_continue", "Will the attacker downgrade Elites to go on?",
                     default=False, shown_when=siege_follows(), short="Elites downgraded to go on",
-                    help="A siege battle lasts one round; the attacker fights another only by downgrading one of "
-                         "its Elites to a Regular, and the Regular must come from its casualties or the "
+                    help="A siege battle lasts one round; the attacker fights another round only by downgrading "
+                         "one of its Elites to a Regular, and the Regular must come from its casualties or the "
                          "reinforcements: with none at hand it cannot, and that siege battle ends. Off: each "
                          "siege battle lasts one round.",
                     source=wotr_battle.option_sources("siege_continue")),

@@ -583,35 +583,43 @@ class _Solver:
         self.buckets = [[] for _ in range(self.top_hp + 1)]
         self.before, self.after, self.withdrawal = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
         self.entering = {}  # pair -> the chance the siege begins there
-        siege_from = 1
         if plan.terrain == "siege":
             self.entering[0] = self.one
+            self._fight_sieges(1)
         else:
-            if self.withdraws_at == 1 and not plan.compare:
-                self._withdraw(0, 0, self.one)
-            elif not self._open_field():
-                self._arrivals(0)[1] = self.one
-            for bucket in self.buckets:  # a visit only adds to later buckets
-                for pair in bucket:
-                    self._visit(pair)
-            siege_from = self.withdraws_at
+            self._fight_field()
+            self._fight_sieges(self.withdraws_at)
+        return self
+
+    def _fight_field(self):
+        """The field battle: its opening, then every pair in order of falling hit points."""
+        if self.withdraws_at == 1 and not self.plan.compare:
+            self._withdraw(0, 0, self.one)
+        elif not self._open_field():
+            self._arrivals(0)[1] = self.one
+        for bucket in self.buckets:  # a visit only adds to later buckets
+            for pair in bucket:
+                self._visit(pair)
+
+    def _fight_sieges(self, siege_from):
+        """Each siege plan from round siege_from: the siege battles the plan asked for round by round,
+        the rest only as far as the chance the defender falls in each (see _steady_siege) where no
+        rule of the siege depends on the round; all of them round by round otherwise."""
         # by siege plan and siege battle: what happens in it, and the siege ending after it
         self.siege = [[_Tally(self.zero, self.pairs, self.shown) for _ in range(battles)] for _, battles in self.sieges]
         self.closing = [[_Tally(self.zero, self.pairs, self.shown) for _ in range(battles)]
                         for _, battles in self.sieges]
-        # the siege battles fought round by round, by siege plan; the rest only as far as the
-        # chance the defender falls in each (see _steady_siege), where no rule of the siege depends on the round
-        self.fought = [battles for _, battles in self.sieges]
+        self.fought = [battles for _, battles in self.sieges]  # by siege plan: the battles fought round by round
         self.falls = [[] for _ in self.sieges]  # by siege plan: the chance the defender falls in each battle after
-        if self.entering:
-            steady = self._siege_is_steady(siege_from)
-            for number, (goes_on, battles) in enumerate(self.sieges):
-                if steady:
-                    self.fought[number] = plan.siege_battles if goes_on == plan.siege_continue else 0
-                self._siege(number, goes_on, siege_from)
-                if self.fought[number] < battles:
-                    self._steady_siege(number, goes_on, siege_from)
-        return self
+        if not self.entering:
+            return
+        steady = self._siege_is_steady(siege_from)
+        for number, (goes_on, battles) in enumerate(self.sieges):
+            if steady:
+                self.fought[number] = self.plan.siege_battles if goes_on == self.plan.siege_continue else 0
+            self._siege(number, goes_on, siege_from)
+            if self.fought[number] < battles:
+                self._steady_siege(number, goes_on, siege_from)
 
     def _siege_is_steady(self, siege_from):
         """Whether nothing in the siege depends on the round: no round limit and the same rolls in every
