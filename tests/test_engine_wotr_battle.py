@@ -724,6 +724,8 @@ def numbers(result):
         yield result[key]
     for row in result["per_round"]:
         yield from (value for name, value in row.items() if name != "round")
+    for row in result["hold_out_by_siege_battles"] or ():
+        yield row["defender_holds"]
 
 
 @pytest.mark.parametrize("attacker, defender, options", FLOAT_CASES)
@@ -765,6 +767,8 @@ def test_comparing_gives_the_battles_fought_one_by_one(attacker, defender, optio
 
 @pytest.mark.parametrize("attacker, defender, options", COMPARE_CASES + [
     (Army(0, 10, 0, "elites", -5, -5), Army(0, 10, 0, "elites", -5, -5), {"withdraw_after": 4, "rounds": 25}),
+    # the hold-out table's plans fought without the round (the siege's rolls never change), five siege battles
+    (Army(0, 8, 1, "elites", -1, -1), Army(3, 5, 1, "elites", 1, 0), {"withdraw_after": 2, "siege_battles": 5}),
 ])
 def test_comparing_in_floating_point_agrees_with_fractions(attacker, defender, options):
     exact = stand_or_withdraw(attacker, defender, exact=True, **options)
