@@ -361,17 +361,14 @@ class _Plan:
     start_round: int = 1  # the battle's own number of the round it starts in (see _regime)
 
 
-def _siege_plans(plan):
-    """[(the attacker goes on, siege battles)]: the sieges a battle's one pass fights. After a
-    withdrawal, both ways with the most siege battles there can be: a plan of fewer siege battles
-    is the start of one of these, ending where the next siege battle would begin (see
-    _Solver.withdrawing), so every plan the attacker may have comes from the same pass. A
-    Stronghold under siege: the plan asked for. None in the field."""
-    if plan.withdraw_after is not None:
-        return [(True, MAX_SIEGE_BATTLES), (False, MAX_SIEGE_BATTLES)]
-    if plan.terrain == "siege":
-        return [(plan.siege_continue, plan.siege_battles)]
-    return []
+def _table_plans(plan):
+    """[(the attacker goes on, siege battles)]: the attacker's plans for the Stronghold the hold-out
+    table weighs after a withdrawal, both ways with the most siege battles there can be (a plan of
+    fewer siege battles is the start of one of these, ending where the next siege battle would
+    begin, see _Solver.withdrawing); none without a withdrawal."""
+    if plan.withdraw_after is None:
+        return []
+    return [(True, MAX_SIEGE_BATTLES), (False, MAX_SIEGE_BATTLES)]
 
 
 def _roll_changes(plan):
@@ -470,40 +467,38 @@ class _Tally:
 
 
 class _Solver:
-    """A field battle in one pass over its states in order of falling hit points, then any siege
-    round by round.
+    """One pass over the chain's states in order of phase, then falling hit points.
 
-    In the field a node is a pair (attacker state, defender state), numbered as one int.
-    arrivals[pair][t] is the chance of coming to it from elsewhere at the start of round t;
-    slot last + 1 is the tail (every round after `last`) when the battle is fought to the
-    end. A pair is visited once, after every pair that leads to it: pairs wait in buckets by
-    hit points, and every move but a quiet round (no hit on either side, closed in one step)
-    lowers them.
-
-    A siege cannot stay put: each of its rounds ends a siege battle or costs the attacker an
-    Elite, so it is over within a few rounds, and it begins in one round for every pair (the
-    withdrawal, or round 1 in a Stronghold under siege). It is fought forward, round by round,
-    for each siege plan (see _siege_plans).
+    A node is (phase, attacker state, defender state), numbered as one int: phase 0 is the
+    field battle, and each siege plan fought round by round (see _fought_by_round) has a phase for
+    each of its siege battles. arrivals[node][t] is the chance of coming to the node from
+    elsewhere at the start of round t; slot last + 1 is the tail (every round after `last`)
+    when the battle is fought to the end. A node is visited once, after every node that leads
+    to it: nodes wait in buckets by (siege battle, hit points), and every move goes to a later
+    bucket but a quiet field round (no hit on either side), which is closed in one step.
 
     What the pass finds goes to tallies: `before`, the field battle before the defender
-    withdraws (all of it when it does not); `withdrawal`; for each siege plan and siege battle,
-    `siege` (what happens in it) and `closing` (the siege ending after it, as a plan with no
-    more siege battles ends); and, when standing and withdrawing are compared (plan.compare),
+    withdraws (all of it when it does not); `withdrawal`; by siege phase, `siege` (what happens
+    in that siege battle) and `closing` (the siege ending after it, as a plan with no more
+    siege battles ends); and, when standing and withdrawing are compared (plan.compare),
     `after`, the field battle from the round the defender would have withdrawn on, had it
     stood. The rounds before a withdrawal are the same battle either way, so they are fought
     once: withdrawing is before + withdrawal + the siege battles, standing before + after.
+    The hold-out table's plans not fought round by round are fought afterwards, without the
+    round (see _steady_siege).
     """
 
     def __init__(self, plan: _Plan):
         self.plan = plan
+        attacker, defender = plan.attacker, plan.defender
         self.exact = plan.exact
         self.zero = Fraction(0) if plan.exact else 0.0
         self.one = Fraction(1) if plan.exact else 1.0
         self.negligible = 0 if plan.exact else FLOAT_NEGLIGIBLE
-        self.att_side, self.def_side = _side(plan.attacker), _side(plan.defender)
+        self.att_side, self.def_side = _side(attacker), _side(defender)
         self.att_table, self.def_table = _side_table(*self.att_side), _side_table(*self.def_side)
-        self.def_count = len(self.def_table[0])
-        self.pairs = len(self.att_table[0]) * self.def_count
+        self.att_count, self.def_count = len(self.att_table[0]), len(self.def_table[0])
+        self.pairs = self.att_count * self.def_count
         self.att_units = [r + e for r, e in self.att_table[0]]
         self.def_units = [r + e for r, e in self.def_table[0]]
         self.att_dice = [min(units, MAX_DICE) for units in self.att_units]
@@ -513,19 +508,25 @@ class _Solver:
         self.att_gone = [units == 0 for units in self.att_units]
         self.def_gone = [units == 0 for units in self.def_units]
         self.top_hp = self.att_hp[0] + self.def_hp[0]  # every move keeps or lowers hit points
-        self.ceases = -1 if plan.attacker_ceases_at is None else plan.attacker_ceases_at
+        ceases = plan.attacker_ceases_at
+        self.ceases = -1 if ceases is None else ceases
         # only a field round can bring no hit and leave the battle as it was, and not once the
         # attacker is at the strength where it ceases (it stops after any round)
         self.can_be_quiet = [units > self.ceases for units in self.att_units]
-        # where the field battle goes on after a round, by attacker state: the first pair of its
-        # row (add the defender's state), or None where the attacker is gone or ceases
-        self.going = [None if units == 0 or units <= self.ceases else a2 * self.def_count
-                      for a2, units in enumerate(self.att_units)]
-        self.sieges = _siege_plans(plan)
+
         self._horizon()
-        self.segments = self._segments()
-        self.tail_regime = _regime(plan, "field", self.last + 1)
+        self.table = _table_plans(plan)
+        self.sieges = self._fought_by_round()  # [(the attacker goes on, siege battles)], each its own phases
+        self.battles = max((battles for _, battles in self.sieges), default=0)
+        # the siege battle after which the plan asked for ends for want of another, when the plan
+        # fought round by round goes on: the siege ending there (closing) is counted only for it
+        self.closing_phases = {self._siege_phase(number, plan.siege_battles)
+                               for number, (goes_on, battles) in enumerate(self.sieges)
+                               if goes_on == plan.siege_continue and plan.siege_battles < battles}
+        self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
+        self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
         self.rolls = {}
+        self.going = {}  # phase -> _going(phase)
 
     def _horizon(self):
         """The rounds fought one by one (1..last; when the battle is fought to the end, the rest at
@@ -533,12 +534,13 @@ class _Solver:
         plan = self.plan
         steady_from = _roll_changes(plan)[-1]  # from this round on the rolls no longer change
         self.withdraws_at = None if plan.withdraw_after is None else plan.withdraw_after + 1
-        self.tail = plan.rounds is None
-        if self.tail:
+        if plan.rounds is not None:
+            self.last = self.shown = plan.rounds
+            self.tail = False
+        else:
             self.last = max(PER_ROUND_SHOWN + 1, steady_from - 1, self.withdraws_at or 0)
             self.shown = PER_ROUND_SHOWN
-        else:
-            self.last = self.shown = plan.rounds
+            self.tail = True
         if self.withdraws_at is not None and self.withdraws_at > self.last:
             self.withdraws_at = None  # the round limit comes first
         # field rounds from `split` on count as standing after the withdrawal would have come
@@ -546,16 +548,42 @@ class _Solver:
         # the last field round fought: the round before the withdrawal, unless standing is counted too
         self.field_until = self.last if self.split <= self.last or self.withdraws_at is None else self.withdraws_at - 1
 
-    def _segments(self):
-        """[(first round, last round, regime)] covering field rounds 1..last, equal rounds merged."""
+    def _fought_by_round(self):
+        """The siege plans fought round by round: the one asked for, and the hold-out table's others
+        unless nothing in the siege depends on the round (then they are fought without it)."""
+        plan = self.plan
+        asked = [(plan.siege_continue, plan.siege_battles)] if plan.terrain == "siege" or self.table else []
+        if not self.table or self._siege_is_steady(self.withdraws_at or 1):
+            return asked
+        return self.table
+
+    def _siege_is_steady(self, siege_from):
+        """Whether nothing in the siege depends on the round: no round limit and the same rolls in every
+        round it can last (every round of it ends a siege battle or costs the attacker an Elite)."""
+        until = siege_from + MAX_SIEGE_BATTLES + self.plan.attacker.elites - 1
+        if not self.tail and self.last < until:
+            return False
+        return len({_regime(self.plan, "siege", t) for t in range(siege_from, until + 1)}) == 1
+
+    def _segments(self, kind):
+        """[(first round, last round, regime)] covering rounds 1..last, equal rounds merged."""
         segments = []
         for t in range(1, self.last + 1):
-            regime = _regime(self.plan, "field", t)
+            regime = _regime(self.plan, kind, t)
             if segments and segments[-1][2] == regime:
                 segments[-1][1] = t
             else:
                 segments.append([t, t, regime])
         return segments
+
+    def _arrivals(self, node):
+        """The node's arrival slots, created (and put in its bucket) on first use."""
+        arrivals = self.arrivals[node] = [self.zero] * (self.last + 2)
+        phase, pair = divmod(node, self.pairs)
+        a, d = divmod(pair, self.def_count)
+        rank = 0 if phase == 0 else self._battle_of(phase)[1]
+        self.buckets[rank * (self.top_hp + 1) + self.top_hp - self.att_hp[a] - self.def_hp[d]].append(node)
+        return arrivals
 
     def _rolls(self, regime):
         """(attacker's losses, defender's losses, attacker's and defender's chance of no hit by dice)."""
@@ -575,91 +603,124 @@ class _Solver:
         _, _, att_misses, def_misses = self._rolls(regime)
         return att_misses[self.att_dice[a]] * def_misses[self.def_dice[d]]
 
+    def _fight(self, phase, a, d, regime, feeding, stops=None):
+        """A round fought from (a, d) with these rolls, once for each round in `feeding`.
+
+        feeding: [(slot the round leads to, chance of fighting it)]; each chance moves on to the
+        nodes the round leads to, leaving out a quiet round (no hit on either side: back to the
+        same node, see _visit). stops: the chance of fighting a round `last` the round limit
+        stops: where the battle would have gone on, it ends (in this siege battle's tally, or
+        the next one's where it would have begun). Returns (ends, by_outcome, closing): ends,
+        [(pair, chance)] where the battle is over after the round; by_outcome, {outcome:
+        chance} summing them; closing, [(pair, chance)] where the next siege battle begins,
+        which ends a plan with no more siege battles.
+        """
+        att_losses, def_losses, _, _ = self._rolls(regime)
+        going = self.going.get(phase) or self._going(phase)
+        att_gone, def_gone, def_count, zero = self.att_gone, self.def_gone, self.def_count, self.zero
+        all_arrivals, next_phase = self.arrivals, self.pairs * (phase + 1)
+        closes = phase in self.closing_phases
+        defender_rolls = def_losses[d][self.att_dice[a]]
+        ends, closing = [], []
+        by_outcome = {}
+        for a2, p in att_losses[a][self.def_dice[d]]:
+            row = a2 * def_count
+            going_on = going[a2]
+            for d2, q in defender_rolls:
+                chance = p * q
+                if going_on is None or def_gone[d2]:
+                    ends.append((row + d2, chance))
+                    outcome = _OUTCOME_OF[att_gone[a2]][def_gone[d2]]
+                    by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
+                elif phase or a2 != a or d2 != d:
+                    if closes and going_on >= next_phase:
+                        closing.append((row + d2, chance))
+                    if feeding:
+                        target = all_arrivals[going_on + d2] or self._arrivals(going_on + d2)
+                        for slot, here in feeding:  # plain loops beat list comprehensions on short stretches
+                            target[slot] += chance * here
+                    if stops is not None:
+                        self._stop(phase + (going_on >= next_phase), row + d2, chance * stops)
+        return ends, by_outcome, closing
+
+    def _going(self, phase):
+        """For each attacker state after a round in this phase, where the battle goes on: the first
+        node of its row (add the defender's state), or None where the battle is over."""
+        payment, pairs, def_count = self.att_table[2], self.pairs, self.def_count
+        goes_on, battle, battles = self._battle_of(phase) if phase else (False, 0, 0)
+        going = []
+        for a2, units in enumerate(self.att_units):
+            if units == 0 or units <= self.ceases:
+                going.append(None)  # the attacker is gone or ceases the attack
+            elif phase == 0:
+                going.append(a2 * def_count)
+            elif goes_on and payment[a2] >= 0:  # it pays an Elite to fight on
+                going.append(phase * pairs + payment[a2] * def_count)
+            elif battle < battles:  # the next siege battle
+                going.append((phase + 1) * pairs + a2 * def_count)
+            else:
+                going.append(None)  # the last siege battle ends after this round
+        self.going[phase] = going
+        return going
+
+    def _battle_of(self, phase):
+        """(the attacker goes on, siege battle from 1, siege battles) of a siege phase."""
+        plan, battle = divmod(phase - 1, self.battles)
+        goes_on, battles = self.sieges[plan]
+        return goes_on, battle + 1, battles
+
+    def _siege_phase(self, plan, battle):
+        """The phase of siege battle `battle` (from 1) of the siege plan numbered `plan`."""
+        return 1 + plan * self.battles + battle - 1
+
+    def _stop(self, phase, pair, chance):
+        """The round limit stops the battle at `pair` in this phase's tally, both Armies standing."""
+        tally = self.siege[phase] if phase else self._field_tally(self.last)
+        tally.final[pair] += chance
+        tally.stopped += chance
+
     # ------------------------------------------------------------------ the pass
 
     def solve(self):
         plan = self.plan
-        self.arrivals = [None] * self.pairs
-        self.buckets = [[] for _ in range(self.top_hp + 1)]
+        phases = 1 + len(self.sieges) * self.battles
+        self.arrivals = [None] * (self.pairs * phases)
+        self.buckets = [[] for _ in range((self.battles + 1) * (self.top_hp + 1))]
         self.before, self.after, self.withdrawal = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
-        self.entering = {}  # pair -> the chance the siege begins there
-        if plan.terrain == "siege":
-            self.entering[0] = self.one
-            self._fight_sieges(1)
-        else:
-            self._fight_field()
-            self._fight_sieges(self.withdraws_at)
-        return self
-
-    def _fight_field(self):
-        """The field battle: its opening, then every pair in order of falling hit points."""
-        if self.withdraws_at == 1 and not self.plan.compare:
-            self._withdraw(0, 0, self.one)
+        # by phase (0 unused): what happens in each siege battle, and the siege ending after it
+        self.siege = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
+        self.closing = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
+        self.entering = {}  # pair -> the chance the defender withdraws into its Stronghold there
+        if self.withdraws_at == 1 and not plan.compare:
+            self._withdraw(0, 0, 1, self.one)
+        elif plan.terrain == "siege":
+            self._arrivals(self._node(self._siege_phase(0, 1), 0, 0))[1] = self.one
         elif not self._open_field():
             self._arrivals(0)[1] = self.one
         for bucket in self.buckets:  # a visit only adds to later buckets
-            for pair in bucket:
-                self._visit(pair)
+            for node in bucket:
+                self._visit(node)
+        self.falls = {goes_on: self._steady_siege(goes_on) for goes_on, _ in self.table}
+        return self
 
-    def _fight_sieges(self, siege_from):
-        """Each siege plan from round siege_from: the siege battles the plan asked for round by round,
-        the rest only as far as the chance the defender falls in each (see _steady_siege) where no
-        rule of the siege depends on the round; all of them round by round otherwise."""
-        # by siege plan and siege battle: what happens in it, and the siege ending after it
-        self.siege = [[_Tally(self.zero, self.pairs, self.shown) for _ in range(battles)] for _, battles in self.sieges]
-        self.closing = [[_Tally(self.zero, self.pairs, self.shown) for _ in range(battles)]
-                        for _, battles in self.sieges]
-        self.fought = [battles for _, battles in self.sieges]  # by siege plan: the battles fought round by round
-        self.falls = [[] for _ in self.sieges]  # by siege plan: the chance the defender falls in each battle after
-        if not self.entering:
-            return
-        steady = self._siege_is_steady(siege_from)
-        for number, (goes_on, battles) in enumerate(self.sieges):
-            if steady:
-                self.fought[number] = self.plan.siege_battles if goes_on == self.plan.siege_continue else 0
-            self._siege(number, goes_on, siege_from)
-            if self.fought[number] < battles:
-                self._steady_siege(number, goes_on, siege_from)
+    def _node(self, phase, a, d):
+        return (phase * self.att_count + a) * self.def_count + d
 
-    def _siege_is_steady(self, siege_from):
-        """Whether nothing in the siege depends on the round: no round limit and the same rolls in every
-        round it can last (every round of it ends a siege battle or costs the attacker an Elite)."""
-        until = siege_from + MAX_SIEGE_BATTLES + self.plan.attacker.elites - 1
-        if not self.tail and self.last < until:
-            return False
-        return len({_regime(self.plan, "siege", t) for t in range(siege_from, until + 1)}) == 1
-
-    def _arrivals(self, pair):
-        """The pair's arrival slots, created (and put in its bucket) on first use."""
-        arrivals = self.arrivals[pair] = [self.zero] * (self.last + 2)
-        a, d = divmod(pair, self.def_count)
-        self.buckets[self.top_hp - self.att_hp[a] - self.def_hp[d]].append(pair)
-        return arrivals
-
-    def _withdraw(self, a, d, mass):
-        """The defender pulls back into its Stronghold at the start of round withdraws_at: a siege begins."""
+    def _withdraw(self, a, d, t, mass):
+        """The defender pulls back into its Stronghold at the start of round t: a siege begins."""
         inside = self.def_table[3][d]
         (r, e), (r_in, e_in) = self.def_table[0][d], self.def_table[0][inside]
         tally = self.withdrawal
         tally.withdrew += mass
         tally.to_reinforcements += mass * (r + e - r_in - e_in)
         tally.elites_to_reinforcements += mass * (e - e_in)
-        pair = a * self.def_count + inside
-        self.entering[pair] = self.entering.get(pair, self.zero) + mass
+        self.entering[a * self.def_count + inside] = self.entering.get(a * self.def_count + inside, self.zero) + mass
+        for plan in range(len(self.sieges)):  # each siege plan begins with the same withdrawal
+            node = self._node(self._siege_phase(plan, 1), a, inside)
+            (self.arrivals[node] or self._arrivals(node))[t] += mass
 
     def _field_tally(self, t):
         return self.before if t < self.split else self.after
-
-    def _tallies(self, first, last):
-        """[(tally, first, last)]: field rounds first..last, split between `before` and `after`."""
-        split = self.split
-        return (self.before, first, min(last, split - 1)), (self.after, max(first, split), last)
-
-    def _stop(self, pair, chance):
-        """The round limit stops the field battle at this pair, both Armies standing."""
-        self._field_tally(self.last).stop(pair, chance)
-
-    # ------------------------------------------------------------------ what a pass gives
 
     def as_planned(self):
         """The tally of the battle as the plan fights it (standing, when compared, is before + after)."""
@@ -670,29 +731,47 @@ class _Solver:
     def withdrawing(self, battles, goes_on):
         """The tally of the battle with this siege after the withdrawal (or in the Stronghold under
         siege): `battles` siege battles, the attacker going on or not."""
-        number = next(number for number, (on, _) in enumerate(self.sieges) if on == goes_on)
-        tally = sum(self.siege[number][:battles], self.before + self.withdrawal)
-        if battles < self.sieges[number][1]:  # the siege ends where the next battle would begin
-            tally += self.closing[number][battles - 1]
+        plan = next(number for number, (on, _) in enumerate(self.sieges) if on == goes_on)
+        tally = self.before + self.withdrawal
+        for battle in range(1, battles + 1):
+            tally += self.siege[self._siege_phase(plan, battle)]
+        if battles < self.sieges[plan][1]:  # the siege ends where the next battle would begin
+            tally += self.closing[self._siege_phase(plan, battles)]
         return tally
 
     def hold_out(self):
         """The chance the defender holds out with each plan of the attacker's for the Stronghold:
         ((siege battles, the attacker goes on, chance), ...), 1 to 5 siege battles, not going on
         and going on."""
-        def destroyed(tally):
-            final = tally.final
-            return sum((final[pair] for pair in compress(count(), final) if self.def_gone[pair % self.def_count]),
-                       self.zero)
-
         rows = []
-        for number, (goes_on, battles) in enumerate(self.sieges):
-            lost = destroyed(self.before)
-            falls = [destroyed(tally) for tally in self.siege[number][:self.fought[number]]] + self.falls[number]
-            for battle, falling in enumerate(falls, start=1):
-                lost += falling
+        for goes_on, battles in self.table:
+            lost = self._destroyed(self.before)
+            for battle, falls in enumerate(self._falls_by_battle(goes_on), start=1):
+                lost += falls
                 rows.append((battle, goes_on, self.one - lost))
         return tuple(sorted(rows))
+
+    def _destroyed(self, tally):
+        """The chance the defender is destroyed in what a tally counts."""
+        final = tally.final
+        return sum((final[pair] for pair in compress(count(), final) if self.def_gone[pair % self.def_count]),
+                   self.zero)
+
+    def _falls_by_battle(self, goes_on):
+        """The chance the defender falls in each siege battle of the table's plan, going on or not:
+        the battles fought round by round, then those fought without the round."""
+        number = next((number for number, (on, _) in enumerate(self.sieges) if on == goes_on), None)
+        by_round = [] if number is None else [self._destroyed(self.siege[self._siege_phase(number, battle)])
+                                              for battle in range(1, self.sieges[number][1] + 1)]
+        return by_round + self.falls[goes_on]
+
+    def _tallies(self, phase, first, last):
+        """[(tally, first, last)]: rounds first..last of this phase, field rounds split between
+        `before` and `after`."""
+        if phase:
+            return ((self.siege[phase], first, last),)
+        split = self.split
+        return (self.before, first, min(last, split - 1)), (self.after, max(first, split), last)
 
     def _open_field(self):
         """The opening of a field battle: every round until either Army's Combat dice change.
@@ -725,7 +804,7 @@ class _Solver:
         too little to count) or the last field round. Returns (rounds fought, the attacker's and the
         defender's chances of still being in the opening after them)."""
         zero, negligible = self.zero, self.negligible
-        regimes = [None] + [regime for t0, t1, regime in self.segments for _ in range(t0, t1 + 1)]
+        regimes = [None] + [regime for t0, t1, regime in self.segments[0] for _ in range(t0, t1 + 1)]
         att_mass, def_mass = {0: self.one}, {0: self.one}
         inside = [zero] * (self.last + 2)  # the chance both Armies are still in the opening at the start of round t
         t = 1
@@ -741,7 +820,7 @@ class _Solver:
             att_mass = self._one_side(att_mass, att_losses, self.def_dice[0], att_inside, att_flow, t)
             def_mass = self._one_side(def_mass, def_losses, self.att_dice[0], def_inside, def_flow, t)
             t += 1
-        for tally, first, until in self._tallies(1, t - 1):
+        for tally, first, until in self._tallies(0, 1, t - 1):
             tally.count_rounds(first, until, inside, self.shown)
         return t - 1, att_mass, def_mass
 
@@ -771,7 +850,7 @@ class _Solver:
             chances = [self.zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
                                                                   def_column[first:fought + 1])]
             by_outcome = {_OUTCOME_OF[attacker_gone][defender_gone]: self.one}
-            for tally, start, until in self._tallies(first, fought):
+            for tally, start, until in self._tallies(0, first, fought):
                 tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, self.shown)
             return
         feeds_until = fought - 1 if stops else fought
@@ -780,7 +859,7 @@ class _Solver:
             for t in range(first, feeds_until + 1):
                 target[t + 1] += att_column[t] * def_column[t]
         if stops:
-            self._stop(pair, att_column[self.last] * def_column[self.last])
+            self._stop(0, pair, att_column[self.last] * def_column[self.last])
 
     def _after_opening(self, att_mass, def_mass, t, stops):
         """The pairs still in the opening at the start of round t: they withdraw into the Stronghold,
@@ -789,49 +868,51 @@ class _Solver:
             for d, def_chance in def_mass.items():
                 pair, chance = a * self.def_count + d, att_chance * def_chance
                 if t == self.withdraws_at:
-                    self._withdraw(a, d, chance)
+                    self._withdraw(a, d, t, chance)
                 elif stops:
-                    self._stop(pair, chance)
+                    self._stop(0, pair, chance)
                 else:
                     (self.arrivals[pair] or self._arrivals(pair))[t] += chance
 
-    def _visit(self, pair):
-        """Fight every field round the battle can be at this pair in, and send each chance on."""
-        arrivals = self.arrivals[pair]
-        self.arrivals[pair] = None
+    def _visit(self, node):
+        """Fight every round the battle can be at this node in, and send each chance on."""
+        arrivals = self.arrivals[node]
+        self.arrivals[node] = None
         start = next(compress(count(), arrivals), None)  # the first round anything arrives
         if start is None:
             return
+        phase, pair = divmod(node, self.pairs)
         a, d = divmod(pair, self.def_count)
-        stretches = [(max(t0, start), min(t1, self.field_until), regime) for t0, t1, regime in self.segments
-                     if t1 >= start and t0 <= self.field_until]
+        fights_until = self.field_until if phase == 0 else self.last
+        stretches = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments[phase != 0]
+                     if t1 >= start and t0 <= fights_until]
         present = arrivals  # turned into the chance of being here at the start of each round, in place
-        end, carried = self._present(a, d, present, start, stretches)
-        for tally, first, until in self._tallies(start, end):
+        end, carried = self._present(phase, a, d, present, start, stretches, fights_until)
+        for tally, first, until in self._tallies(phase, start, end):
             tally.count_rounds(first, until, present, self.shown)
-        tail = self._tail_here(a, d, arrivals[self.last + 1] + carried)
+        tail = self._tail_here(phase, a, d, arrivals[self.last + 1] + carried, fights_until)
         for t0, t1, regime in stretches:
             if t0 > min(t1, end):
                 break
-            tail = self._fight_stretch(a, d, t0, min(t1, end), regime, present, carried, tail)
+            tail = self._fight_stretch(phase, a, d, t0, min(t1, end), regime, present, carried, tail)
         if tail is not None:
             regime, rounds_here = tail
-            ends, _ = self._fight(a, d, regime, [(self.last + 1, rounds_here)])
-            self._count_tail(ends, rounds_here)
-        if self.withdraws_at is not None and start <= self.withdraws_at:
-            self._withdraw_from(a, d, present, end, carried)
+            ends, _, closing = self._fight(phase, a, d, regime, [(self.last + 1, rounds_here)])
+            self._count_tail(phase, ends, closing, rounds_here)
+        if phase == 0 and self.withdraws_at is not None and start <= self.withdraws_at:
+            self._withdraw_from(a, d, present, end, carried, fights_until)
 
-    def _present(self, a, d, present, start, stretches):
-        """Turn the pair's arrivals into the chance of being here at the start of each round, in place:
-        a round with no hit on either side leaves the battle here (arrivals[t] is read before
-        present[t] is written), worked out only as far as the chance is not negligible. Returns
-        (end, carried): the last round with a chance worth fighting, and what quiet rounds carry on
-        past `field_until` (0 unless the chance is still worth fighting there)."""
-        zero, negligible, field_until = self.zero, self.negligible, self.field_until
+    def _present(self, phase, a, d, present, start, stretches, fights_until):
+        """Turn the node's arrivals into the chance of being here at the start of each round, in place:
+        in the field a round with no hit on either side leaves the battle here (arrivals[t] is read
+        before present[t] is written), worked out only as far as the chance is not negligible.
+        Returns (end, carried): the last round with a chance worth fighting, and what quiet rounds
+        carry on past `fights_until` (0 unless the chance is still worth fighting there)."""
+        zero, negligible = self.zero, self.negligible
         arrived_until = len(present) - 1 - next(compress(count(), reversed(present)))
         carried = zero
-        reached = min(arrived_until, field_until)
-        if self.can_be_quiet[a]:
+        reached = min(arrived_until, fights_until)
+        if phase == 0 and self.can_be_quiet[a]:
             for t0, t1, regime in stretches:
                 if t0 > arrived_until and carried <= negligible:
                     break
@@ -849,19 +930,20 @@ class _Solver:
         end = reached
         while end >= start and present[end] <= negligible:  # exact zeros, or negligible floats
             end -= 1
-        return end, (carried if end >= field_until else zero)
+        return end, (carried if end >= fights_until else zero)
 
-    def _tail_here(self, a, d, coming):
+    def _tail_here(self, phase, a, d, coming, fights_until):
         """Every round after `last` at once, when the battle is fought to the end: the rolls no longer
         change, so the quiet rounds are geometric. Returns (regime, expected rounds here) or None;
         coming: the chance of coming to the tail here."""
-        if not (self.tail and self.field_until == self.last and coming):
+        if not (self.tail and fights_until == self.last and coming):
             return None
-        if self.can_be_quiet[a]:
-            coming /= 1 - self._quiet(a, d, self.tail_regime)
-        return self.tail_regime, coming
+        regime = self.tail_regimes[phase != 0]
+        if phase == 0 and self.can_be_quiet[a]:
+            coming /= 1 - self._quiet(a, d, regime)
+        return regime, coming
 
-    def _fight_stretch(self, a, d, t0, t1, regime, present, carried, tail):
+    def _fight_stretch(self, phase, a, d, t0, t1, regime, present, carried, tail):
         """Rounds t0..t1, fought with the same rolls, and the tail if it is fought with them too.
         Returns the tail still to fight (None once fought)."""
         last = self.last
@@ -872,94 +954,65 @@ class _Solver:
         if with_tail:  # the same round goes on in the tail
             feeding.append((last + 1, tail[1]))
         stops = present[last] if not self.tail and t1 == last else None  # the round limit stops what goes on
-        ends, by_outcome = self._fight(a, d, regime, feeding, stops)
+        ends, by_outcome, closing = self._fight(phase, a, d, regime, feeding, stops)
         if ends:
-            for tally, first, until in self._tallies(t0, t1):
+            for tally, first, until in self._tallies(phase, t0, t1):
                 tally.count_ends(first, until, present, ends, by_outcome, self.shown)
+        if closing:
+            moving_on = {"neither_eliminated": sum((chance for _, chance in closing), self.zero)}
+            self.closing[phase].count_ends(t0, t1, present, closing, moving_on, self.shown)
         if stops is not None and carried:  # a quiet last round: stopped where it is
-            self._stop(a * self.def_count + d, carried)
+            self._stop(0, a * self.def_count + d, carried)
         if with_tail:
-            self._count_tail(ends, tail[1])
+            self._count_tail(phase, ends, closing, tail[1])
             return None
         return tail
 
-    def _fight(self, a, d, regime, feeding, stops=None):
-        """A field round fought from (a, d) with these rolls, once for each round in `feeding`.
-
-        feeding: [(slot the round leads to, chance of fighting it)]; each chance moves on to the
-        pairs the round leads to, leaving out a quiet round (no hit on either side: back to the
-        same pair, see _present). stops: the chance of fighting a round `last` the round limit
-        stops: where the battle would have gone on, it ends. Returns (ends, by_outcome): ends,
-        [(pair, chance)] where the battle is over after the round; by_outcome, {outcome:
-        chance} summing them.
-        """
-        att_losses, def_losses, _, _ = self._rolls(regime)
-        going, def_gone, att_gone, zero, def_count = self.going, self.def_gone, self.att_gone, self.zero, self.def_count
-        all_arrivals = self.arrivals
-        defender_rolls = def_losses[d][self.att_dice[a]]
-        quiet_pair = a * def_count + d
-        ends = []
-        by_outcome = {}
-        for a2, p in att_losses[a][self.def_dice[d]]:
-            row = going[a2]
-            for d2, q in defender_rolls:
-                chance = p * q
-                if row is None or def_gone[d2]:
-                    ends.append((a2 * def_count + d2, chance))
-                    outcome = _OUTCOME_OF[att_gone[a2]][def_gone[d2]]
-                    by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
-                    continue
-                pair = row + d2
-                if pair == quiet_pair:
-                    continue
-                if feeding:
-                    target = all_arrivals[pair] or self._arrivals(pair)
-                    for slot, here in feeding:  # plain loops beat list comprehensions on short stretches
-                        target[slot] += chance * here
-                if stops is not None:
-                    self._stop(pair, chance * stops)
-        return ends, by_outcome
-
-    def _withdraw_from(self, a, d, present, end, carried):
+    def _withdraw_from(self, a, d, present, end, carried, fights_until):
         """The chance the battle is at (a, d) when the defender withdraws goes into the Stronghold."""
         withdraws_at = self.withdraws_at
-        if withdraws_at <= self.field_until:  # standing compared: this chance withdraws too
+        if withdraws_at <= fights_until:  # standing compared: this chance withdraws too
             leaving = present[withdraws_at] if withdraws_at <= end else self.zero
         else:
             leaving = present[withdraws_at] + carried
         if leaving:
-            self._withdraw(a, d, leaving)
+            self._withdraw(a, d, withdraws_at, leaving)
 
-    def _count_tail(self, ends, rounds_here):
-        """The tail's rounds here, and where they end."""
-        tally = self._field_tally(self.last + 1)
+    def _count_tail(self, phase, ends, closing, rounds_here):
+        """The tail's rounds here, and where they end (or the next siege battle begins)."""
+        tally = self.siege[phase] if phase else self._field_tally(self.last + 1)
         tally.occupancy += rounds_here
         for pair, chance in ends:
             tally.final[pair] += chance * rounds_here
+        for pair, chance in closing:
+            self.closing[phase].final[pair] += chance * rounds_here
 
-    # ------------------------------------------------------------------ the siege
+    # ------------------------------------------------------------------ the hold-out table's other plans
 
-    def _siege(self, number, goes_on, t):
-        """The siege plan `number`, fought forward from round t, round by round, siege battle by
-        siege battle, from the pairs it begins in (self.entering). goes_on: the attacker
-        downgrades an Elite to fight each further round of a siege battle."""
-        battles, fought = len(self.siege[number]), self.fought[number]
-        fighting = [dict(self.entering)] + [{} for _ in range(fought - 1)]
-        while fought and (self.tail or t <= self.last) and any(fighting):
-            moves = self._siege_moves(_regime(self.plan, "siege", t), goes_on)
-            stops = not self.tail and t == self.last  # the round limit: what would go on stops here
-            after = [defaultdict(type(self.zero)) for _ in range(fought)]
-            for battle, pairs in enumerate(fighting):
-                if pairs:
-                    last_battle, followed = battle + 1 == battles, battle + 1 < fought
-                    ends, moving, unpaid = self._siege_round(pairs, moves, after[battle], not last_battle, stops)
-                    self._count_siege_round(self.siege[number][battle], t, pairs, ends, unpaid)
-                    self._move_on(moving, t, self.closing[number][battle],
-                                  self.siege[number][battle + 1] if followed else None,
-                                  after[battle + 1] if followed else None, stops)
-            negligible = self.negligible
-            fighting = [{pair: chance for pair, chance in pairs.items() if chance > negligible} for pairs in after]
-            t += 1
+    def _steady_siege(self, goes_on):
+        """The chance the defender falls in each siege battle of the table's plan (going on or not)
+        after those fought round by round, when nothing in the siege depends on the round (see
+        _fought_by_round). With no round to keep, each pair is fought once, carrying the chance
+        of ever being there, in order of the attacker's falling hit points: a round of a siege
+        battle ends it or costs the attacker an Elite, so it never comes back to a pair."""
+        number = next((number for number, (on, _) in enumerate(self.sieges) if on == goes_on), None)
+        fought = 0 if number is None else self.sieges[number][1]
+        if fought == MAX_SIEGE_BATTLES or not self.entering:
+            return [self.zero] * (MAX_SIEGE_BATTLES - fought)
+        pairs = self.entering if number is None else self._going_on_after(number, fought)
+        regime, routes = _regime(self.plan, "siege", self.withdraws_at or 1), self._siege_routes(goes_on)
+        falls = []
+        for battle in range(fought, MAX_SIEGE_BATTLES):
+            fallen, pairs = self._steady_battle(pairs, regime, routes, battle + 1 < MAX_SIEGE_BATTLES)
+            falls.append(fallen)
+        return falls
+
+    def _going_on_after(self, number, battle):
+        """{pair: chance} where the siege plan fought round by round ends for want of another siege
+        battle after `battle`: both Armies standing and the attacker not ceasing."""
+        final = self.siege[self._siege_phase(number, battle)].final
+        return {pair: final[pair] for pair in compress(count(), final)
+                if not self.def_gone[pair % self.def_count] and self.att_units[pair // self.def_count] > self.ceases}
 
     def _siege_routes(self, goes_on):
         """Where a siege battle goes after a round, by attacker state: None where the attacker is gone
@@ -968,113 +1021,34 @@ class _Solver:
         return [None if units == 0 or units <= self.ceases else (payment[a2] if goes_on else -1)
                 for a2, units in enumerate(self.att_units)]
 
-    def _siege_moves(self, regime, goes_on):
-        """A siege round's moves with these rolls: for the attacker by state and defender dice,
-        [(route, first pair of its row, chance)] (see _siege_routes); for the defender by state
-        and attacker dice, [(state, chance)] still standing and [(state, chance)] gone."""
-        key = ("siege", regime, goes_on)
-        found = self.rolls.get(key)
-        if found is None:
-            att_losses, def_losses, _, _ = self._rolls(regime)
-            dc, gone, routes = self.def_count, self.def_gone, self._siege_routes(goes_on)
-            attacker = [[tuple((routes[a2], a2 * dc, p) for a2, p in by_dice) for by_dice in row] for row in att_losses]
-            defender = [[(tuple((d2, q) for d2, q in by_dice if not gone[d2]),
-                          tuple((d2, q) for d2, q in by_dice if gone[d2])) for by_dice in row] for row in def_losses]
-            found = self.rolls[key] = attacker, defender
-        return found
-
-    def _siege_round(self, pairs, moves, same, more, stops):
-        """One round of a siege battle from `pairs` {pair: chance}: the chances of it going on go
-        to `same`. more: whether another siege battle follows; stops: the round limit stops the
-        battle after this round. Returns (ends, moving, unpaid), each {pair: chance}: where the
-        battle is over; where the next siege battle begins; where the round limit stops it,
-        before the attacker pays an Elite to go on."""
-        zero, dc, att_dice, def_dice = self.zero, self.def_count, self.att_dice, self.def_dice
-        attacker_moves, defender_moves = moves
-        ends, moving, unpaid = (defaultdict(type(zero)) for _ in range(3))
-        for pair, chance in pairs.items():
-            a, d = divmod(pair, dc)
-            standing, gone = defender_moves[d][att_dice[a]]
-            for route, row, p in attacker_moves[a][def_dice[d]]:
-                moved = chance * p
-                for d2, q in gone:
-                    ends[row + d2] += moved * q
-                if route is None or (route < 0 and not more):  # over, whatever the defender lost
-                    target, base = ends, row
-                elif route < 0:  # the next siege battle
-                    target, base = moving, row
-                elif stops:  # stopped before the attacker pays
-                    target, base = unpaid, row
-                else:  # the attacker pays an Elite to fight on
-                    target, base = same, route * dc
-                for d2, q in standing:
-                    target[base + d2] += moved * q
-        return ends, moving, unpaid
-
-    def _count_siege_round(self, tally, t, pairs, ends, unpaid):
-        """A siege battle's round t, fought from `pairs`, in its tally: its ends, and what the round
-        limit stops."""
-        mass = sum(pairs.values(), self.zero)
-        if t <= self.shown + 1:
-            tally.present[t] += mass
-        tally.occupancy += mass
-        for pair, chance in ends.items():
-            a2, d2 = divmod(pair, self.def_count)
-            tally.end(pair, _OUTCOME_OF[self.att_gone[a2]][self.def_gone[d2]], chance, t)
-        for pair, chance in unpaid.items():
-            tally.stop(pair, chance)
-
-    def _move_on(self, moving, t, closing, next_tally, next_battle, stops):
-        """The next siege battle begins from `moving` {pair: chance}: a plan of no more siege battles
-        ends there (closing); after the round limit's last round it is stopped in the next battle."""
-        for pair, chance in moving.items():
-            closing.end(pair, "neither_eliminated", chance, t)
-            if next_battle is None:  # the next battle is not fought round by round
-                continue
-            if stops:
-                next_tally.stop(pair, chance)
-            else:
-                next_battle[pair] += chance
-
-    def _steady_siege(self, number, goes_on, t):
-        """The siege battles of plan `number` after those fought round by round, when nothing in them
-        depends on the round (see _siege_is_steady): only the chance the defender falls in each,
-        to self.falls. With no round to keep, each pair is fought once, carrying the chance of
-        ever being there, in order of the attacker's falling hit points: a round of a siege battle
-        ends it or costs the attacker an Elite, so it never comes back to a pair."""
-        fought, battles = self.fought[number], len(self.siege[number])
-        entering = self.closing[number][fought - 1].final if fought else self.entering
-        pairs = {pair: entering[pair] for pair in (compress(count(), entering) if fought else entering)}
-        moves = self._siege_moves(_regime(self.plan, "siege", t), goes_on)
-        for battle in range(fought, battles):
-            falls, pairs = self._steady_battle(pairs, moves, battle + 1 < battles)
-            self.falls[number].append(falls)
-
-    def _steady_battle(self, pairs, moves, more):
+    def _steady_battle(self, pairs, regime, routes, more):
         """One siege battle from `pairs` {pair: chance of beginning there}, with no round to keep:
-        (the chance the defender falls in it, {pair: chance the next battle begins there})."""
-        zero, dc, att_dice, def_dice, att_hp = self.zero, self.def_count, self.att_dice, self.def_dice, self.att_hp
-        attacker_moves, defender_moves = moves
-        buckets = [{} for _ in range(att_hp[0] + 1)]  # by the attacker's hit points: fought highest first
+        (the chance the defender falls in it, {pair: chance the next battle begins there}).
+        routes: where the battle goes after a round, by attacker state (see _siege_routes); more:
+        whether another siege battle follows."""
+        zero, dc, att_dice, def_dice, att_hp, def_gone = \
+            self.zero, self.def_count, self.att_dice, self.def_dice, self.att_hp, self.def_gone
+        att_losses, def_losses, _, _ = self._rolls(regime)
+        buckets = [{} for _ in range(att_hp[0] + 1)]  # by the attacker's hit points
         for pair, chance in pairs.items():
             buckets[att_hp[pair // dc]][pair] = chance
         falls, moving = zero, {}
-        for bucket in reversed(buckets):
+        for bucket in reversed(buckets):  # fought highest first
             for pair, chance in bucket.items():
                 a, d = divmod(pair, dc)
-                standing, gone = defender_moves[d][att_dice[a]]
-                for route, row, p in attacker_moves[a][def_dice[d]]:
-                    moved = chance * p
-                    for _, q in gone:
-                        falls += moved * q
-                    if route is None or (route < 0 and not more):  # over, the defender standing
+                defender_rolls = def_losses[d][att_dice[a]]
+                for a2, p in att_losses[a][def_dice[d]]:
+                    route, moved = routes[a2], chance * p
+                    if route is None or (route < 0 and not more):  # over: only the defender's fall counts
+                        falls += sum((moved * q for d2, q in defender_rolls if def_gone[d2]), zero)
                         continue
-                    if route < 0:
-                        target, base = moving, row
-                    else:  # the attacker pays an Elite: fewer hit points, a later bucket
-                        target, base = buckets[att_hp[route]], route * dc
-                    for d2, q in standing:
-                        target[base + d2] = target.get(base + d2, zero) + moved * q
+                    # the next battle, or the attacker pays an Elite: fewer hit points, a later bucket
+                    target, base = (moving, a2 * dc) if route < 0 else (buckets[att_hp[route]], route * dc)
+                    for d2, q in defender_rolls:
+                        if def_gone[d2]:
+                            falls += moved * q
+                        else:
+                            target[base + d2] = target.get(base + d2, zero) + moved * q
         return falls, moving
 
 
