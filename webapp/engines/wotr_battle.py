@@ -40,7 +40,13 @@ rounds shown one by one and the rest as one tail. Two things make the pass short
   those rounds are fought on each Army alone; a pair of states gets the product of the two
   Armies' chances (see _Solver._open_field);
 - standing and withdrawing compared share one pass: the rounds before the withdrawal are
-  the same battle either way (see _Solver).
+  the same battle either way (see _Solver);
+- after a withdrawal, the chance of holding out with every plan of the attacker's for the
+  Stronghold (1 to 5 siege battles, going on or not) comes from the same pass: a plan of
+  fewer siege battles is the start of one of five, and where nothing in the siege depends
+  on the round, the plans not asked for are fought without it (see _Solver._steady_siege).
+A battle in progress (start_round) is fought from its own round: the rules tied to a round
+(a City's first round, the modifiers' rounds) follow the battle's numbering (see _regime).
 Everything is exact in method, with no sampling. `exact=True` works in fractions.Fraction
 throughout; the default works in floating point, which the tests hold within 1e-12 of the
 fractions, and drops any state's chance below 1e-20 in a round (at most a few times 1e-15
