@@ -1,7 +1,7 @@
 """The OpenAPI document, generated from the same declarations that parse each endpoint's input."""
 from ..calculators.fields import REQUIRED, describe, object_schema
 from ..content import GAME_IDS
-from ..search_input import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
+from ..search import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 PLANS_NOTE = ("Rules search and exact calculators for five Middle-earth games. Each calculator request answers one "

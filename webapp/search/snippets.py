@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from .content.vocabulary import WORD
+from ..content.vocabulary import WORD
 
 WIDTH = 180  # characters of rule text shown
 LEAD = 50  # characters shown before the first match
