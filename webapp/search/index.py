@@ -165,7 +165,7 @@ class SearchIndex:
         self.counts = rules_words.counts
         self.sorted_words = sorted(rules_words.counts)
         speller = Speller(rules_words.counts, frozenset(rules_words.names), frozenset(rules_words.pairs), words.filler,
-                          words.player_words | frozenset(rules_words.asked), words.player_pairs, key_of)
+                          words.player_words, words.player_pairs, key_of, frozenset(rules_words.asked))
         frequency = {}  # stem -> how many entries hold it in their own words
         for name in RULES_FIELDS:
             for term in self.terms[name]:

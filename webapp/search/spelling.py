@@ -17,7 +17,7 @@ LONG_WORD = 7  # a word this long may be two edits from the rules' word it means
 class Speller:
     """Corrections drawn from the rules' vocabulary, preferring its names and the pairs it uses."""
 
-    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of):
+    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of, asked_words=frozenset()):
         self.counts = counts  # word -> how much the rules use it (titles and names count more)
         self.names = names  # words of titles, names and aliases
         self.pairs = pairs | player_pairs  # pairs of words the rules (or players) use together
@@ -25,6 +25,7 @@ class Speller:
         self.player_words = player_words  # words (and their stems) players use on their own
         self.player_pairs = player_pairs
         self.key_of = key_of  # a word's stems, as the player vocabulary is keyed
+        self.asked_words = asked_words  # the words of the questions players ask of the rules, as written
         self.deletions, self.filler_deletions = {}, {}
         for word in filler:
             for deletion in _deletions(word, 1):
@@ -49,7 +50,7 @@ class Speller:
         """Whether a typed word needs no correction: the rules or players use it, or it is a number."""
         before, after = neighbours
         return (word in self.counts or word in self.filler or word.isdigit() or len(word) < 3
-                or word in self.player_words or self.key_of(word) in self.player_words
+                or word in self.player_words or word in self.asked_words or self.key_of(word) in self.player_words
                 or (before, word) in self.player_pairs or (word, after) in self.player_pairs)
 
     def slip(self, word):
