@@ -242,21 +242,25 @@ class Reader:
         if not word_stems[i] or word_stems[i][0] not in self.phrase_starts:
             return None
         for n in range(min(MAX_PHRASE_WORDS, len(word_stems) - i), 0, -1):
-            if BREAK in typed[i:i + n]:
-                continue
             key = self._key(word_stems, i, n)
-            if not word_stems[i + n - 1] or len(key) < 2:
+            if BREAK in typed[i:i + n] or not word_stems[i + n - 1] or len(key) < 2:
                 continue
-            short = n == 1 and len(key) <= 2 and key in self.words.concepts
-            abbreviation = short and typed[i] in self.words.abbreviations
-            concepts = [c for c in self.words.concepts.get(key, ())
-                        if (game is None or self.words.group_game[c] == game) and abbreviation == short]
-            rewrites = self._rewrites(key, game, {self.words.group_game[c] for c in concepts},
-                                      abbreviation or bool(corrected.keys() & range(i, i + n)))
-            if concepts or rewrites:
-                return n, self._phrase_part(key, abbreviation == short, concepts, rewrites, game), (
-                    (key, rewrites) if rewrites else None)
+            found = self._phrase_of(key, n == 1 and typed[i], game, bool(corrected.keys() & range(i, i + n)))
+            if found:
+                return (n, *found)
         return None
+
+    def _phrase_of(self, key, alone, game, corrected):
+        """(part, rewrite) for a glossary or player phrase, or None if ``key`` is neither; ``alone``
+        is the word typed when the phrase is one word."""
+        short = bool(alone) and len(key) <= 2 and key in self.words.concepts
+        abbreviation = short and alone in self.words.abbreviations
+        concepts = [c for c in self.words.concepts.get(key, ())
+                    if (game is None or self.words.group_game[c] == game) and abbreviation == short]
+        rewrites = self._rewrites(key, game, {self.words.group_game[c] for c in concepts}, abbreviation or corrected)
+        if not concepts and not rewrites:
+            return None
+        return self._phrase_part(key, abbreviation == short, concepts, rewrites, game), (key, rewrites) if rewrites else None
 
     def _rewrites(self, key, game, named, refused):
         """{game: rules phrases} the vocabulary gives for a player phrase, in the games searched
