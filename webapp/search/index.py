@@ -238,7 +238,9 @@ class SearchIndex:
             suggestion = None  # offer only a correction that finds something
         # the rewrites behind the first answer, in its game's words
         shown = self.entries.game[ranked[0]] if ranked else None
-        rewrites = tuple(PlayerWords(typed=typed_words(text, key), rules=by_game[shown])
+        words = [fold(w) for w in WORD.findall(signs_spelled(text))]
+        word_stems = [stems(w) for w in words]
+        rewrites = tuple(PlayerWords(typed=typed_words(words, word_stems, key), rules=by_game[shown])
                          for key, by_game in reading.rewrites if shown in by_game)
         return Results(query=text, total=len(ranked), hits=hits, suggestion=suggestion,
                        corrected=reading.corrected, rewrites=rewrites)
@@ -300,13 +302,14 @@ class SearchIndex:
 MAX_SUGGESTED_WORDS = 24  # a longer question is not offered again with its words corrected
 
 
-def typed_words(text, key):
-    """The words the player typed for a stemmed phrase (as typed, folded)."""
-    words = [fold(w) for w in WORD.findall(signs_spelled(text))]
-    n = len(key.split())
+def typed_words(words, word_stems, key):
+    """The words the player typed for a stemmed phrase (as typed, folded): ``words`` and their stems."""
+    first, n = key.split()[0], len(key.split())
     for i in range(len(words)):
+        if not word_stems[i] or word_stems[i][0] != first:
+            continue
         for j in range(i + 1, min(len(words), i + n + 2) + 1):
             # "epidemic", not "is an epidemic": the little words around a phrase are not part of it
-            if stems(words[i]) and stems(words[j - 1]) and " ".join(s for w in words[i:j] for s in stems(w)) == key:
+            if word_stems[j - 1] and " ".join(s for one in word_stems[i:j] for s in one) == key:
                 return " ".join(words[i:j])
     return key

@@ -44,13 +44,14 @@ class Part:
     """One meaningful word or phrase of a question, and the Whoosh query that finds it."""
 
     typed: str
-    query: wq.Query
+    make: object  # makes the Whoosh query that finds it (only for the parts searched: a long question has many)
     meaning: object  # parts that mean the same (two player phrases for one rules word) count once
     key: str = ""  # the stems of the words it stands for
     rules: tuple = ()  # the rules' words the player vocabulary gave for it
     frequency: int = 0  # how many entries hold its rarest word in their own words (0: none)
     corrected: bool = False  # a word the rules never use, read as the rules words closest to it
     sentence: int = 0  # which sentence of the question it is in (0: the first)
+    query: wq.Query | None = None  # made once the part is chosen to be searched
 
 
 @dataclass
@@ -72,6 +73,11 @@ class Reading:
         return self.definition or (len(self.parts) == 1 and not self.question)
 
 
+def first_stems(keys):
+    """The first stems of stemmed phrases: a word with another first stem begins none of them."""
+    return frozenset(key.split()[0] for key in keys)
+
+
 class Reader:
     """Reads questions with the index's words, the words search knows and a speller."""
 
@@ -81,8 +87,10 @@ class Reader:
         self.speller = speller
         self.frequency = frequency  # stem -> how many entries hold it
         self.completions = completions  # prefix -> index terms it begins (bounded)
-        self.phrase_starts = frozenset(key.split()[0] for key in (*words.concepts, *words.rewrites, *words.game_names,
-                                                                 *words.calculator_words))
+        # the first stems of each table's phrases: most words begin none
+        self.phrase_starts = first_stems((*words.concepts, *words.rewrites))
+        self.name_starts = first_stems(words.game_names)
+        self.calculator_starts = first_stems(words.calculator_words)
 
     def read(self, text, game=None, fuzzy=True):
         """How search reads ``text``, searched in ``game`` (None: every game)."""
@@ -105,13 +113,15 @@ class Reader:
         reading.calculators = self._calculators(words, word_stems)
         self._parts(words, word_stems, game or reading.game, alternatives, unfinished, reading)
         reading.parts = self._rarest(reading.parts)
+        for part in reading.parts:
+            part.query = part.make()
         return reading
 
     def _quoted(self, text, reading):
         for phrase in re.findall(r'"([^"]*)"', text)[:MAX_PARTS]:
             key = stems(phrase)
             if key:
-                reading.parts.append(Part(typed=phrase, query=self.maker.phrase(key), meaning=f'"{phrase}"',
+                reading.parts.append(Part(typed=phrase, make=lambda key=key: self.maker.phrase(key), meaning=f'"{phrase}"',
                                           key=" ".join(key), frequency=self._frequency(key)))
 
     @staticmethod
@@ -145,7 +155,7 @@ class Reader:
 
     def _game_name_at(self, word_stems, i):
         """How many words from word i name a game (the longest name), or 0."""
-        if not word_stems[i] or word_stems[i][0] not in self.phrase_starts:
+        if not word_stems[i] or word_stems[i][0] not in self.name_starts:
             return 0
         for n in range(min(MAX_NAME_WORDS, len(word_stems) - i), 0, -1):
             if word_stems[i + n - 1] and self._key(word_stems, i, n) in self.words.game_names:
@@ -161,7 +171,7 @@ class Reader:
         asks for none, whatever its stem ("like" is not "likely")."""
         found = set()
         for i, first in enumerate(word_stems):
-            if first and first[0] in self.phrase_starts:
+            if first and first[0] in self.calculator_starts:
                 start = 1 if words[i] not in self.words.filler else 2
                 for n in range(start, min(MAX_PHRASE_WORDS, len(word_stems) - i) + 1):
                     found.update(self.words.calculator_words.get(self._key(word_stems, i, n), ()))
@@ -197,31 +207,35 @@ class Reader:
     def _word_part(self, word, corrections, unfinished):
         """The part for one word: its corrections if it was corrected, else the word; None if it means nothing."""
         if corrections:
-            choices = [self._word_query(w, False) for w in corrections]
-            choices = [boosted([q], 0.8 ** n) for n, q in enumerate(choices) if q is not None]
-            if not choices:
+            chosen = [w for w in corrections if self._means(w)]
+            if not chosen:
                 return None
-            key = key_of(corrections[0])
-            return Part(typed=word, query=wq.Or(choices), meaning=word, key=key, frequency=self._frequency(key.split()),
-                        corrected=True)
-        query = self._word_query(word, unfinished)
-        if query is None:
+            key = key_of(chosen[0])
+            return Part(typed=word, make=lambda: wq.Or([boosted([self._word_query(w, False)], 0.8 ** n)
+                                                       for n, w in enumerate(chosen)]),
+                        meaning=word, key=key, frequency=self._frequency(key.split()), corrected=True)
+        if not self._means(word):
             return None
-        key = key_of(word)
         meaning = self.words.numbers.get(word, word)  # "two" and "2" are one number
-        return Part(typed=word, query=query, meaning=meaning, key=key, frequency=self._frequency(index_terms(word)))
+        return Part(typed=word, make=lambda: self._word_query(word, unfinished), meaning=meaning, key=key_of(word),
+                    frequency=self._frequency(index_terms(word)))
 
-    def _word_query(self, word, unfinished):
-        """A query for one typed word (hyphenated: joined or split); None if it has no meaning."""
+    def _means(self, word):
+        """Whether a typed word has a meaning to search: some term, and no abbreviation it is not ("dies" is not "DI")."""
         tokens = index_terms(word)
         if not tokens:
-            return None
+            return False
+        short = len(tokens) == 1 or len(stems(word)) < 2
+        return not (short and len(tokens[0]) <= 2 and tokens[0] in self.words.concepts
+                    and word not in self.words.abbreviations)
+
+    def _word_query(self, word, unfinished):
+        """A query for one typed word that means something (hyphenated: joined or split)."""
+        tokens = index_terms(word)
         parts = stems(word)
         if len(tokens) > 1 and len(parts) > 1:
             return wq.Or([self.maker.term(tokens[-1]), self.maker.phrase(parts)])
         token = tokens[0]
-        if len(token) <= 2 and token in self.words.concepts and word not in self.words.abbreviations:
-            return None  # "dies" is not "DI"
         alternatives = [self.maker.term(token)]
         other = self.words.numbers.get(word) or self.words.number_words.get(word)
         if other:
@@ -273,16 +287,16 @@ class Reader:
     def _phrase_part(self, key, as_typed, concepts, rewrites, game):
         """A phrase as typed (where it is no abbreviation read as another word), its glossary
         groups, and the rules' words for it in each game that has them."""
-        alternatives = [self.maker.phrase(key.split())] * as_typed
-        alternatives += [wq.Term(CONCEPTS_FIELD, c) for c in concepts]
+        alternatives = [lambda: self.maker.phrase(key.split())] * as_typed
+        alternatives += [lambda c=c: wq.Term(CONCEPTS_FIELD, c) for c in concepts]
         by_rules = {}
         for g, rules in rewrites.items():
             by_rules.setdefault(rules, []).append(g)
         for rules, games in by_rules.items():
-            alternatives.append(self._expansion(rules, games, game))
+            alternatives.append(lambda rules=rules, games=games: self._expansion(rules, games, game))
         rules = tuple(dict.fromkeys(r for rs in by_rules for r in rs))
-        return Part(typed=key, query=wq.Or(alternatives), meaning=(tuple(concepts), rules), key=key, rules=rules,
-                    frequency=self._frequency([*key.split(), *(s for r in rules for s in stems(r))]))
+        return Part(typed=key, make=lambda: wq.Or([make() for make in alternatives]), meaning=(tuple(concepts), rules),
+                    key=key, rules=rules, frequency=self._frequency([*key.split(), *(s for r in rules for s in stems(r))]))
 
     def _expansion(self, rules, games, game):
         """The rules' words for a player phrase, counted down a little, kept to the games they are for."""
