@@ -111,5 +111,4 @@ def main(argv=None):
 
 if __name__ == "__main__":
     os.chdir(ROOT)
-    sys.path.insert(0, str(ROOT / "bench"))
     main()
