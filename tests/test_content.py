@@ -152,6 +152,16 @@ def test_too_many_asked_questions_and_html_in_one_are_rejected(content_copy):
     assert any("entries[1].asked[0]: raw HTML <b>" in p for p in problems), problems
 
 
+def test_a_section_may_list_questions_about_the_whole_of_it_within_the_count(content_copy):
+    path = first_sequence_file(content_copy)
+    mutate(path, lambda d: d.update(asked=["what happens in a whole round?", "round order?"]))
+    problems = problems_for(content_copy)
+    assert any(p.startswith(f"content/wotr/{path.name}: asked: has 2 questions; give 3 to 8") for p in problems), problems
+    mutate(path, lambda d: d["asked"].append("what comes first in a round?"))
+    section = read_library(content_copy).games["wotr"].sections[path.stem]
+    assert section.asked[-1] == "what comes first in a round?"
+
+
 def test_a_question_asked_under_two_entries_is_rejected(content_copy):
     path = first_sequence_file(content_copy)
 

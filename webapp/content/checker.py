@@ -249,6 +249,7 @@ class Checker:
         self.text(file, "title", data["title"], required=True)
         self.text(file, "summary", data.get("summary"))
         self.markdown(game_id, file, "body", data.get("body"))
+        self.check_asked(game_id, file, "", data, required=False)
         if SECTION_KINDS[kind].holds == "terms":
             if "entries" in data:
                 self.problem(file, "entries", "a glossary has terms, not entries")
@@ -322,19 +323,21 @@ class Checker:
         self.check_entry_source(game_id, file, path, str(raw["id"]), raw.get("source"))
         self.register(game_id, file, path, str(raw["id"]), section_id)
 
-    def check_asked(self, game_id, file, path, raw):
-        """``asked``: ASKED_COUNT questions in players' words, plain text, none listed under two entries."""
+    def check_asked(self, game_id, file, path, raw, required=ASKED_REQUIRED):
+        """``asked``: ASKED_COUNT questions in players' words, plain text, none listed under two entries
+        (required of every entry; a section may list questions about the whole of it)."""
+        where_asked = f"{path}.asked" if path else "asked"
         if "asked" not in raw:
-            if ASKED_REQUIRED:
-                self.problem(file, f"{path}.asked", f"'{raw['id']}' needs {ASKED_COUNT[0]} to {ASKED_COUNT[1]} "
+            if required:
+                self.problem(file, where_asked, f"'{raw['id']}' needs {ASKED_COUNT[0]} to {ASKED_COUNT[1]} "
                                                     "questions players ask that it answers")
             return
-        questions = self.string_list(file, f"{path}.asked", raw["asked"])
+        questions = self.string_list(file, where_asked, raw["asked"])
         low, high = ASKED_COUNT
         if not low <= len(questions) <= high:
-            self.problem(file, f"{path}.asked", f"has {len(questions)} questions; give {low} to {high}")
+            self.problem(file, where_asked, f"has {len(questions)} questions; give {low} to {high}")
         for i, question in enumerate(questions):
-            where = f"{path}.asked[{i}]"
+            where = f"{where_asked}[{i}]"
             if not question.strip() or len(question) > ASKED_MAX_CHARS:
                 self.problem(file, where, f"must be a question of 1 to {ASKED_MAX_CHARS} characters")
             tags = raw_html(question)

@@ -25,6 +25,7 @@ def documents(library, calculators):
             "title": section.title, "aliases": "", "body": tidy(f"{section.summary} {section.text}".strip()),
             "context": "", "asked": "", "entry": "", "url": section.url, "trail": [game.short_title, section.title],
         }
+        yield from asked_documents(game.id, section.id, section, [game.short_title, section.title])
         for entry in section.walk():
             trail = [game.short_title, section.title]
             parent = entry.parent
@@ -40,11 +41,16 @@ def documents(library, calculators):
                 "body": tidy(entry.text), "context": " ".join(trail[1:] + ["step"] * (section.kind == "sequence")),
                 "asked": "", "entry": "", "url": entry.url, "trail": trail,
             }
-            for number, question in enumerate(entry.asked):
-                yield {"id": f"{game.id}:{entry.id}?{number}", "game": game.id, "section": section.id, "kind": "asked",
-                       "title": "", "aliases": "", "body": "", "context": "", "asked": question,
-                       "entry": f"{game.id}:{entry.id}", "url": entry.url, "trail": trail}
+            yield from asked_documents(game.id, section.id, entry, trail)
     yield from calculator_documents(library, calculators)
+
+
+def asked_documents(game_id, section_id, answer, trail):
+    """One document per question asked of an entry or a section (``answer``), pointing back to it."""
+    for number, question in enumerate(answer.asked):
+        yield {"id": f"{game_id}:{answer.id}?{number}", "game": game_id, "section": section_id, "kind": "asked",
+               "title": "", "aliases": "", "body": "", "context": "", "asked": question,
+               "entry": f"{game_id}:{answer.id}", "url": answer.url, "trail": trail}
 
 
 def calculators_of(library, calculators):
