@@ -103,6 +103,7 @@
     var running = window.redbookPython;
     if (running && running.version === bundle.version) return running;
     if (running) running.stop();
+    if (window.performance && performance.mark) performance.mark("redbook:python");  // bench/offline.py reads the marks
     var thread = new Worker(bundle.worker, { type: "module" });
     var waiting = {}, next = 0, settle = {};
     var host = {
@@ -167,6 +168,7 @@
     return fetch(url, { headers: { Accept: "text/html" } }).then(function (response) {
       if ((response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) throw new Error("not a page");
       return response.text().then(function (html) {
+        if (window.performance && performance.mark) performance.mark("redbook:answered");
         var target = new URL(response.url || url);
         target.hash = new URL(url).hash;
         if (push) history.pushState(null, "", target.href);

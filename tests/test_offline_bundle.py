@@ -143,6 +143,7 @@ def worker_root(tmp_path_factory, content_dir):
     """What the worker's app reads from the bundle besides the checkout: the content parsed ahead of time."""
     root = tmp_path_factory.mktemp("redbook")
     write_parsed(parse_folder(content_dir), root / "parsed-content.pickle")
+    (root / worker.TEMPLATE_BYTECODE).mkdir()
     return root
 
 
@@ -198,6 +199,18 @@ def test_parsed_texts_are_looked_up_by_their_hash():
     text = "a: 1\n"
     assert parse_yaml(text, {text_key(text): {"a": "from the table"}}) == {"a": "from the table"}
     assert parse_yaml(text, {text_key("a: 2\n"): {"a": 2}}) == {"a": 1}, "another text's data is never used"
+
+
+def test_templates_compiled_ahead_of_time_are_used_while_their_source_is_the_same(worker_root, worker_app):
+    cache = worker_root / worker.TEMPLATE_BYTECODE
+    assert list(cache.iterdir()), "the worker's app kept the templates it compiled"
+    template = worker_app.jinja_env.get_template("offline.html")
+    bucket = worker_app.jinja_env.bytecode_cache.get_bucket(worker_app.jinja_env, "offline.html", template.filename,
+                                                            Path(template.filename).read_text())
+    assert bucket.code is not None
+    changed = worker_app.jinja_env.bytecode_cache.get_bucket(worker_app.jinja_env, "offline.html", template.filename,
+                                                             "{{ 1 + 1 }}")
+    assert changed.code is None, "a changed source is compiled again, never served from the cache"
 
 
 def test_answers_are_compressed_unless_switched_off(client, worker_app):

@@ -7,6 +7,7 @@ registers) and the hooks every response passes through, then what it loads, in o
 from functools import partial
 
 from flask import Flask
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.routing import AnyConverter
 
 from . import caching, errors, security, slashes
@@ -52,6 +53,8 @@ def create_app(config=None):
     app.config.from_prefixed_env()
     app.config.from_mapping(config)
     app.json.sort_keys = False  # keys in the order each response is written, as documented
+    if app.config["TEMPLATE_BYTECODE_DIR"]:
+        app.jinja_env.bytecode_cache = FileSystemBytecodeCache(app.config["TEMPLATE_BYTECODE_DIR"])
 
     # The route table: every URL the app answers is in one of these blueprints (and /static).
     app.url_map.converters["game"] = GameConverter

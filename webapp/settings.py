@@ -24,6 +24,9 @@ def default_config():
         # The content's YAML parsed ahead of time (webapp/content/parsed.py), or None to parse it as
         # it is read: the offline bundle's worker reads the table its build made.
         "CONTENT_PARSED": None,
+        # A folder of templates compiled ahead of time (Jinja's bytecode cache, checked against each
+        # template's source), or None: the offline bundle carries its templates compiled.
+        "TEMPLATE_BYTECODE_DIR": None,
         # Build the search index when the app is created (False: when first asked; the offline
         # bundle's worker answers a calculator before it has built the index).
         "SEARCH_INDEX_AT_START": True,
