@@ -12,9 +12,11 @@ The app is served on loopback; Debian's Chromium, driven by Playwright, is a pla
    all Elite, 5 Regulars at hand, Leadership 10, modifiers -5, standing or withdrawing after 0
    compared over 5 siege battles, 100 rounds; budget: 3 s).
 
-Figures are wall-clock times on this machine; the load average is printed, since other work on a
-shared machine only ever adds time.
+Figures are wall-clock times on this machine. Before each fresh tab the script waits (up to
+--wait-quiet seconds, 120 by default) until other processes leave the CPU nearly idle, and prints
+how much of it they used then: other work on a shared machine only ever adds time.
 """
+import argparse
 import logging
 import os
 import statistics
@@ -25,6 +27,9 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import wait_for_quiet  # noqa: E402
 
 from webapp import create_app  # noqa: E402
 from webapp.state import state_of  # noqa: E402
@@ -133,6 +138,10 @@ def print_download(took, sent):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wait-quiet", type=int, default=120, metavar="SECONDS",
+                        help="before each fresh tab, wait up to this long for other processes to leave the CPU idle")
+    args = parser.parse_args()
     from playwright.sync_api import sync_playwright
     from werkzeug.serving import make_server
 
@@ -153,10 +162,12 @@ def main():
         context.set_offline(True)
         print("2. First answer of a fresh tab, offline (Python starts anew in each):")
         for number, (kind, path) in enumerate(FRESH_TABS, 1):
+            others = wait_for_quiet(args.wait_quiet) if args.wait_quiet else None
             page, took, started, finished = fresh_tab(context, base, path)
             steps = ", ".join(f"{name} {ms / 1000:.2f}" for name, ms in started.items() if name != "total")
+            quiet = "" if others is None else f" [other processes: {others:.2f} cores]"
             print(f"   tab {number}, a {kind:10}: {took:5.2f} s ({verdict(took, FIRST_BUDGET)}); Python started in "
-                  f"{started['total'] / 1000:.2f} s ({steps}), its search index {finished / 1000:.2f} s after")
+                  f"{started['total'] / 1000:.2f} s ({steps}), its search index {finished / 1000:.2f} s after{quiet}")
             if number < len(FRESH_TABS):
                 page.close()
         print("3. Later answers in that tab:")
