@@ -34,6 +34,7 @@ from pkgutil import walk_packages
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from webapp import create_app, engines  # noqa: E402
+from webapp.state import state_of  # noqa: E402
 from webapp.engines.fotf_dice import DIE_FACES, DIE_SIDES  # noqa: E402
 from webapp.calculators.fields import (Boolean, Choice, ChoiceList, Integer, IntegerList, Records,  # noqa: E402
                                        RoundWindow, Text)
@@ -196,7 +197,7 @@ def main(argv=None):
     print(f"Slowest inputs by a random search, {args.tries} drawn per endpoint and {args.tries // 2} changes "
           f"climbing from the slowest; CPU ms of one cold request, best of 3 ({load_line()} at the start)")
     worst = 0.0
-    for calc in app.extensions["redbook.calculators"].values():
+    for calc in state_of(app).calculators.values():
         for api in calc.apis:
             if args.only and args.only not in api.path:
                 continue
