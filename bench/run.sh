@@ -91,4 +91,10 @@ run "battle engine"   bench/wotr_battle.py "${BATTLE_ARGS[@]}"
 run "slowest inputs"  bench/slowest_inputs.py "${SLOWEST_ARGS[@]}"
 run "battle load"     bench/battle_load.py
 run "production setup" bench/proxy.py "${PROXY_ARGS[@]}"
+if command -v npm >/dev/null 2>&1; then  # the offline bundle needs npm to build (docs/offline.md)
+    .venv/bin/redbook offline-build >/dev/null && run "offline bundle" bench/offline.py
+else
+    echo; echo "================================================================ offline bundle"
+    echo "skipped: npm is not installed, so the offline bundle cannot be built"
+fi
 exit $status

@@ -86,7 +86,8 @@
 
   // Offline (or the server out of reach), say so rather than show nothing.
   function offline() {
-    say("Search needs a connection: you are offline. Rule pages, checklists and print sheets you have visited still open.");
+    say("Search needs a connection: you are offline. Rule pages, checklists and print sheets you have visited still open; " +
+      "switch on “Use Red Book offline” on the home page to search without one.");
     lastQuery = "";  // look again once back online
   }
 
@@ -94,7 +95,8 @@
     var q = input.value.trim();
     if (q.length < 2) { clear(); return; }
     if (q === lastQuery) return;
-    if (navigator.onLine === false) { offline(); return; }
+    // offline, unless Red Book's offline copy answers here (offline.js marks the page)
+    if (navigator.onLine === false && !document.documentElement.hasAttribute("data-offline-ready")) { offline(); return; }
     lastQuery = q;
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;

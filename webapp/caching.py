@@ -18,7 +18,6 @@ from importlib import metadata
 from pathlib import Path
 
 from flask import request
-from flask_compress import Compress
 
 from .settings import PROJECT_ROOT
 from .state import get_state
@@ -80,10 +79,13 @@ def revalidated(etag):
 
 def init_app(app):
     """Compression, static addresses with their hash, validators and Cache-Control on every response."""
-    for key, value in COMPRESSION.items():
-        app.config.setdefault(key, value)
-    # registered first, so it runs after the headers below are set (Flask runs them in reverse)
-    Compress(app)
+    if app.config["COMPRESS_RESPONSES"]:
+        from flask_compress import Compress  # compiled codecs: the offline bundle's worker turns this off
+
+        for key, value in COMPRESSION.items():
+            app.config.setdefault(key, value)
+        # registered first, so it runs after the headers below are set (Flask runs them in reverse)
+        Compress(app)
 
     @app.url_defaults
     def fingerprint_static(endpoint, values):

@@ -6,13 +6,13 @@ from pathlib import Path
 import yaml
 
 from .data_files import DATA_FILES
+from .parsed import SAFE_LOADER, parse_yaml
 from .rendering import REF_LINK, raw_html
 from .schema import (CHECKLIST_KEYS, ENTRY_KEYS, FLAGS, GAME_IDS, GAME_KEYS, ID_PATTERN, RESERVED_SECTION_IDS,
                      SECTION_KEYS, SECTION_KINDS, SOURCE_RULE_KEYS, SOURCE_SECTION_KEYS, SOURCES_FILE, SOURCES_KEYS,
                      TABLE_KEYS, TERM_KEYS, WHEN_FLAGS, ASKED_COUNT, ASKED_MAX_CHARS, ASKED_REQUIRED, counts)
 
-# libyaml's loader when PyYAML has it: the same safe loading, several times faster at start
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+__all__ = ["SAFE_LOADER", "Checker", "ContentError"]
 
 
 class ContentError(Exception):
@@ -45,9 +45,10 @@ class GameFiles:
 class Checker:
     """Reads the content folder and collects every problem; builds nothing."""
 
-    def __init__(self, root: Path, calculator_ids: tuple):
+    def __init__(self, root: Path, calculator_ids: tuple, parsed=None):
         self.root = root
         self.calculator_ids = calculator_ids
+        self.parsed = parsed  # texts parsed ahead of time (see parsed.py), or None
         self.problems = []
         self.ids = {}  # game id -> {entry or term id: the section it is in}
         self.section_ids = {}  # game id -> its section ids
@@ -61,7 +62,7 @@ class Checker:
 
     def read_yaml(self, path: Path):
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+            data = parse_yaml(path.read_text(encoding="utf-8"), self.parsed)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}" if mark else ""
