@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .checker import SAFE_LOADER, ContentError
+from .checker import SAFE_LOADER, ContentError, not_utf8
 
 FILE_NAME = "vocabulary.yaml"
 MAX_PHRASE_WORDS = 4
@@ -179,6 +179,9 @@ class _Checker:
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             self.problem(f"line {mark.line + 1}" if mark else "", f"not valid YAML ({getattr(exc, 'problem', exc)})")
+            return Vocabulary()
+        except UnicodeDecodeError as exc:
+            self.problem(*not_utf8(exc))
             return Vocabulary()
         except OSError as exc:
             self.problem("", f"cannot be read ({exc.strerror})")
