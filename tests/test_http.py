@@ -140,6 +140,30 @@ def test_a_content_change_changes_the_validator(app, content_copy, tmp_path):
     assert client.get(url, headers={"If-None-Match": before}).status_code == 200
 
 
+def test_the_validator_comes_from_the_templates_as_served(tmp_path, monkeypatch):
+    """Templates are compiled when the app is created: a change on disk afterwards changes neither the
+    page nor its tag, and an app created after it serves the change under another tag."""
+    import shutil
+
+    import webapp
+    from webapp.settings import data_folder
+
+    templates = tmp_path / "templates"
+    shutil.copytree(data_folder("templates"), templates)
+    monkeypatch.setattr(webapp, "data_folder", lambda name: templates if name == "templates" else data_folder(name))
+    url = "/wotr/calc/roll?strength=3&hit=5"  # a page no request has drawn yet
+    before = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "a")})
+    calculator = templates / "calculator.html"
+    calculator.write_text(calculator.read_text().replace("{{ calc.title }} — ", "{{ calc.title }} changed on disk — "))
+    page = before.test_client().get(url)
+    assert "changed on disk" not in page.get_data(as_text=True)
+    after = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "b")}).test_client()
+    changed = after.get(url)
+    assert "changed on disk" in changed.get_data(as_text=True)
+    assert changed.headers["ETag"] != page.headers["ETag"]
+    assert after.get(url, headers={"If-None-Match": page.headers["ETag"]}).status_code == 200
+
+
 @pytest.mark.parametrize("method, url, kwargs", [
     ("GET", "/healthz", {}),
     ("GET", "/nothing/here", {}),

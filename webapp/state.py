@@ -26,9 +26,10 @@ class AppState:
     calculators: dict  # 2. calculator id -> its declaration bound to the library
     search: SearchIndex  # 3. the in-memory search index over the library and the calculators
     static: dict  # 4. static file name -> short hash of its bytes (the ?v= of its address)
-    build: str  # 5. hash of the code, templates, content and static files: every page's ETag starts here
-    render_page: Callable  # 6. a bounded cache of rendered content pages (see pages.cached_page)
-    site_paths: frozenset = field(default_factory=frozenset)  # 7. every page's path (see site_map)
+    templates: dict  # 5. template name -> hash of the source compiled at start (see caching.compile_templates)
+    build: str  # 6. hash of the code, templates, content and static files: every page's ETag starts here
+    render_page: Callable  # 7. a bounded cache of rendered content pages (see pages.cached_page)
+    site_paths: frozenset = field(default_factory=frozenset)  # 8. every page's path (see site_map)
 
 
 def attach(app, state: AppState) -> None:
