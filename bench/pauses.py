@@ -280,13 +280,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.quiet = wait_for_quiet(args.wait_quiet) if args.wait_quiet else None
     from webapp import create_app
-    from webapp.serving import ready_to_serve
 
     with tempfile.TemporaryDirectory(prefix="redbook-bench-pauses-") as instance:
         app = create_app({"INSTANCE_PATH": instance})
         sent = requests_to_send(app, args.requests, random.Random(SEED))
         # the list is built before the app is made ready, as a server's app never sees it
         if not args.cold:
+            from webapp.serving import ready_to_serve
+
             ready_to_serve(app)
         firsts = first_requests_of_a_worker(app, args.children)
         rows, passes = timed_requests(app, sent)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Red Book benchmark and prints its tables.
 #
-#   bash bench/run.sh           the full run (about 8 minutes on 2 cores; the soak takes the longest)
-#   bash bench/run.sh --quick   a short smoke run of every benchmark (about 2 minutes)
+#   bash bench/run.sh           the full run (about 10 minutes on 2 cores; the soak takes the longest)
+#   bash bench/run.sh --quick   a short smoke run of every benchmark (about 3 minutes)
 #
 # From a fresh clone it creates .venv, installs the project with its `serve` extra (gunicorn)
 # and, if wrk or nginx is missing, installs Debian's package (apt-get, as root or through sudo).
@@ -51,6 +51,8 @@ if [ "$QUICK" = 1 ]; then
     EDGE_ARGS=(--repetitions 1)
     PROXY_ARGS=(--wait-quiet 30)
     BATTLE_ARGS=(--quick)
+    PAUSES_ARGS=(--requests 1000 --wait-quiet 30)
+    ABUSE_ARGS=(--seconds 5 --wait-quiet 30)
 else
     LATENCY_ARGS=()
     STARTUP_ARGS=()
@@ -59,6 +61,8 @@ else
     EDGE_ARGS=()
     PROXY_ARGS=()
     BATTLE_ARGS=()
+    PAUSES_ARGS=()
+    ABUSE_ARGS=()
 fi
 
 echo "Red Book benchmarks, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -87,5 +91,7 @@ run "load"            bench/load.py "${LOAD_ARGS[@]}"
 run "soak"            bench/soak.py
 run "battle engine"   bench/wotr_battle.py "${BATTLE_ARGS[@]}"
 run "battle load"     bench/battle_load.py
+run "pauses"          bench/pauses.py "${PAUSES_ARGS[@]}"
 run "production setup" bench/proxy.py "${PROXY_ARGS[@]}"
+run "abusive clients" bench/abuse.py "${ABUSE_ARGS[@]}"
 exit $status

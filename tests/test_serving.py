@@ -2,6 +2,7 @@
 `redbook serve` as by gunicorn's master (deploy/gunicorn.conf.py; its own test is in test_deploy.py).
 How long requests and collector passes take is measured by bench/pauses.py, not asserted here."""
 import gc
+import re
 
 import flask
 import pytest
@@ -36,7 +37,9 @@ def test_ready_to_serve_warms_every_calculator_and_freezes_the_app(tmp_path, col
     frozen = gc.get_freeze_count() - before
     assert frozen > 100_000, frozen  # the loaded app, which no collector pass walks again
     assert gc.get_threshold() == GC_THRESHOLDS
-    assert line.startswith(f"ready to serve: {len(paths)} pages and ") and f"{gc.get_freeze_count():,} objects" in line
+    said = re.fullmatch(rf"ready to serve: {len(paths)} pages and (\d+) searches warmed, ([\d,]+) objects frozen "
+                        rf"for the collector, thresholds \({', '.join(map(str, GC_THRESHOLDS))}\)", line)
+    assert said and int(said.group(1)) >= 500 and int(said.group(2).replace(",", "")) >= frozen, line
     # still answers after it, the warmed caches included
     assert app.test_client().get(paths[-1], base_url="http://rules.example.org").status_code == 200
 
