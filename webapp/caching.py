@@ -75,7 +75,8 @@ def compile_templates(app) -> dict:
 
     Jinja keeps what it compiled and, outside debug mode, never reads a template again: pages are
     drawn from exactly these sources, whatever changes on disk later, and the first page of each
-    kind costs no compiling.
+    kind costs no compiling. (In debug mode Jinja reads a changed template again, and the ETags
+    lag behind it until the app is created again.)
     """
     environment = app.jinja_env
     if not isinstance(environment.loader, RecordingLoader):

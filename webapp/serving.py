@@ -24,12 +24,13 @@ from __future__ import annotations
 import gc
 from urllib.parse import urlencode
 
+from .search import search
 from .state import state_of
 
 # Python's own are (700, 10, 10). A young pass walks what was allocated since the last one and is still
 # alive: 1,000 objects, about a millisecond. A middle pass every 20 of them (a few ms). A full pass, over
-# every cache, only after 100 middle passes (some 30,000 requests), and then only once the old
-# generation grew by a quarter (Python's own rule).
+# every cache, only after 100 middle passes (some 30,000 requests of bench/pauses.py's mix), and then
+# only once the old generation grew by a quarter (Python's own rule).
 GC_THRESHOLDS = (1000, 20, 100)
 ENCODINGS = ("gzip", "br", "zstd")  # each compressor's first use, once
 
@@ -58,8 +59,6 @@ def warm(app) -> None:
 def read_every_rule(app) -> int:
     """Search for every rule's title once: the words of every rule are then read for snippets, and
     what search keeps of them is built now (and frozen), not by the requests. How many searches."""
-    from .search import search
-
     titles = {entry.title for _, entry in state_of(app).library.entries()}
     with app.app_context():
         for title in sorted(titles):
