@@ -127,6 +127,17 @@ def test_invalid_yaml_names_the_line(content_copy):
     assert any(p.startswith(f"content/wotr/{path.name}: line ") and "not valid YAML" in p for p in problems), problems
 
 
+def test_bytes_that_are_not_utf8_name_the_file_and_line(content_copy):
+    path = first_sequence_file(content_copy)
+    lines = path.read_bytes().split(b"\n")
+    lines[4] = b"# caf\xe9 in Latin-1"  # a comment, so only the encoding is wrong
+    path.write_bytes(b"\n".join(lines))
+    problems = problems_for(content_copy)
+    assert f"content/wotr/{path.name}: line 5: not valid UTF-8 (byte 0xe9 at column 6): save it as UTF-8" in problems
+    result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])
+    assert result.exit_code == 1 and f"content/wotr/{path.name}: line 5: not valid UTF-8" in result.output
+
+
 def test_every_entry_carries_the_questions_players_ask(library):
     for _, entry in library.entries():
         assert 3 <= len(entry.asked) <= 8, entry.id

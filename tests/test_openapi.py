@@ -71,9 +71,12 @@ def test_the_document_is_well_formed(document):
     assert len(ids) == len(set(ids))
     for path, item in document["paths"].items():
         for method, operation in item.items():
-            assert {"200", "400"} <= set(operation["responses"]), (method, path)
-            error = operation["responses"]["400"]["content"]["application/json"]["schema"]
-            assert error == {"$ref": "#/components/schemas/Error"}
+            # a body over the limit (the app's or nginx's) is a 413, a client over nginx's rate limit a 429
+            assert set(operation["responses"]) == {"200", "400", "429"} | ({"413"} if method == "post" else set())
+            for status in set(operation["responses"]) - {"200"}:
+                error = operation["responses"][status]["content"]["application/json"]["schema"]
+                assert error == {"$ref": "#/components/schemas/Error"}, (method, path, status)
+            assert "Retry-After" in operation["responses"]["429"]["headers"]
             if method == "post":
                 schema = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert schema["type"] == "object" and schema.get("additionalProperties") is False

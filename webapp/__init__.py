@@ -12,7 +12,7 @@ from werkzeug.routing import AnyConverter
 
 from . import caching, errors, security, slashes
 from .api import bp as api_bp
-from .caching import build_fingerprint, static_fingerprints
+from .caching import build_fingerprint, compile_templates, static_fingerprints
 from .calculators import bind_calculators
 from .calculators.views import bp as calculators_bp
 from .checklist import bp as checklist_bp
@@ -86,12 +86,14 @@ def load_state(app) -> AppState:
     calculators = bind_calculators(library)
     search_index = SearchIndex(library, calculators) if app.config["SEARCH_INDEX_AT_START"] else None
     static = static_fingerprints(app.static_folder)
-    build = build_fingerprint(library, static, app.template_folder)
+    templates = compile_templates(app)
+    build = build_fingerprint(library, static, templates)
     return AppState(
         library=library,
         calculators=calculators,
         search=search_index,
         static=static,
+        templates=templates,
         build=build,
         render_page=page_cache(),
         site_paths=page_paths(app.url_map, library, calculators),

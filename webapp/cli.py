@@ -77,8 +77,11 @@ def offline_build_command(target):
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 def serve_command(host, port):
-    """Serve Red Book (for production, run gunicorn --preload 'webapp:create_app()')."""
+    """Serve Red Book (for production, gunicorn behind nginx: docs/deployment.md)."""
+    from .serving import ready_to_serve
+
     app = load_app()
+    click.echo(ready_to_serve(app))  # warmed and frozen for the collector, as gunicorn's master does before it forks
     # FlaskGroup marks the process as started by `flask run`, which makes app.run() do nothing
     os.environ.pop("FLASK_RUN_FROM_CLI", None)
     app.run(host=host, port=port, debug=False, threaded=True)

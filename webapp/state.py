@@ -28,10 +28,11 @@ class AppState:
     search: SearchIndex | None  # 3. the in-memory search index over the library and the calculators (None
     #                             until first asked where SEARCH_INDEX_AT_START is off: see get_search_index)
     static: dict  # 4. static file name -> short hash of its bytes (the ?v= of its address)
-    build: str  # 5. hash of the code, templates, content and static files: every page's ETag starts here
-    render_page: Callable  # 6. a bounded cache of rendered content pages (see pages.cached_page)
-    site_paths: frozenset = field(default_factory=frozenset)  # 7. every page's path (see site_map)
-    offline: OfflineBundle | None = None  # 8. the offline bundle built for this build, or why none (offline/bundle.py)
+    templates: dict  # 5. template name -> hash of the source compiled at start (see caching.compile_templates)
+    build: str  # 6. hash of the code, templates, content and static files: every page's ETag starts here
+    render_page: Callable  # 7. a bounded cache of rendered content pages (see pages.cached_page)
+    site_paths: frozenset = field(default_factory=frozenset)  # 8. every page's path (see site_map)
+    offline: OfflineBundle | None = None  # 9. the offline bundle built for this build, or why none (offline/bundle.py)
     build_search: Callable | None = None  # makes 3., where it was not made at start
 
 

@@ -9,11 +9,22 @@ PLANS_NOTE = ("Rules search and exact calculators for five Middle-earth games. E
               "parameters prefixed b- and c- for the second and third plan (with plans=2 or 3).")
 
 
-def _error_responses():
-    return {
+def _error_responses(method="get"):
+    """The errors an operation may answer: the app's 400 (and 413 for a body), and the 429 of the rate
+    limit nginx keeps in front of it (deploy/nginx-site.conf.j2), which is JSON like the app's errors."""
+    responses = {
         "400": {"description": "Invalid input; the message names the parameter and what is allowed.",
                 "content": {"application/json": {"schema": ERROR}}},
     }
+    if method == "post":
+        responses["413"] = {"description": "The body is larger than the server takes (64 KB unless configured).",
+                            "content": {"application/json": {"schema": ERROR}}}
+    responses["429"] = {
+        "description": "Too many requests from one address (behind the documented nginx); ask again later.",
+        "headers": {"Retry-After": {"description": "Seconds to wait before asking again.",
+                                    "schema": {"type": "integer", "minimum": 1}}},
+        "content": {"application/json": {"schema": ERROR}}}
+    return responses
 
 
 def _ok(description):
@@ -48,7 +59,7 @@ def calculator_operation(calc, api):
         "summary": api.summary,
         "operationId": api.id,
         "description": calc.method,
-        "responses": {"200": _ok(calc.title), **_error_responses()},
+        "responses": {"200": _ok(calc.title), **_error_responses(api.method.lower())},
     }
     if api.method == "GET":
         operation["parameters"] = [

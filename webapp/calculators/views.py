@@ -49,7 +49,7 @@ def page(game_id, slug):
     """The calculator's form and, once submitted, its answer first; with ``plans``, two or three side by side."""
     calc = find(game_id, slug)
     game = get_game_or_404(game_id)
-    edited = edited_query(request.args)
+    edited = edited_query(calc, request.args)
     if edited is not None:  # a plan was added or removed: the permalink that holds every plan
         query, landing = edited
         return redirect(url_for(".page", game_id=game_id, slug=slug) + "?" + urlencode(query) + "#" + landing, 303)

@@ -15,6 +15,13 @@ from .schema import (CHECKLIST_KEYS, ENTRY_KEYS, FLAGS, GAME_IDS, GAME_KEYS, ID_
 __all__ = ["SAFE_LOADER", "Checker", "ContentError"]
 
 
+def not_utf8(exc: UnicodeDecodeError) -> tuple[str, str]:
+    """(where, message) for a file whose bytes are not UTF-8: the line of the first bad byte, and the byte."""
+    line = exc.object[:exc.start].count(b"\n") + 1
+    column = exc.start - (exc.object.rfind(b"\n", 0, exc.start) + 1) + 1
+    return f"line {line}", f"not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at column {column}): save it as UTF-8"
+
+
 class ContentError(Exception):
     """Content that breaks the format; ``problems`` lists ``file: path: message`` lines."""
 
@@ -67,6 +74,9 @@ class Checker:
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}" if mark else ""
             self.problem(path, where, f"not valid YAML ({getattr(exc, 'problem', exc)})")
+            return None
+        except UnicodeDecodeError as exc:
+            self.problem(path, *not_utf8(exc))
             return None
         except OSError as exc:
             self.problem(path, "", f"cannot be read ({exc.strerror})")

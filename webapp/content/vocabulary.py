@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .checker import ContentError
+from .checker import ContentError, not_utf8
 from .parsed import parse_yaml
 
 FILE_NAME = "vocabulary.yaml"
@@ -183,6 +183,9 @@ class _Checker:
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             self.problem(f"line {mark.line + 1}" if mark else "", f"not valid YAML ({getattr(exc, 'problem', exc)})")
+            return Vocabulary()
+        except UnicodeDecodeError as exc:
+            self.problem(*not_utf8(exc))
             return Vocabulary()
         except OSError as exc:
             self.problem("", f"cannot be read ({exc.strerror})")
