@@ -28,7 +28,7 @@ from dataclasses import KW_ONLY, dataclass, replace
 
 from ..engines.inputs import InputError
 from ..engines.wotr_battle import ROUNDS_ALLOWED, ROUNDS_PATTERN, modifier_window, window_text
-from .widgets import BOX_BREAK, MAX_TEXT, WIDGETS, Widget
+from .widgets import BOX_BREAK, MAX_TEXT, ONE_VALUE, WIDGETS, Widget
 
 
 class _Marker:
@@ -184,7 +184,8 @@ class Field:
 
     @property
     def form_widget(self) -> Widget:
-        return WIDGETS[self.widget_hint()]
+        """How the widget's controls send the field (one value under its name, unless WIDGETS says otherwise)."""
+        return WIDGETS.get(self.widget_hint(), ONE_VALUE)
 
     def refusal(self, path, words=None) -> InputError:
         return InputError(path, f"must be {words or self.allowed()}")

@@ -99,5 +99,7 @@ class Window(Widget):
         return f"f-{name}-from"
 
 
-WIDGETS = {"text": Widget(), "stepper": Widget(), "select": Widget(), "radio": Radio(), "switch": Switch(),
-           "checks": Ticks(), "boxes": Boxes(), "window": Window()}
+ONE_VALUE = Widget()
+# the widgets whose controls send something else than one value under the field's name, or whose first
+# control's id is not f-<name>; any other macro of templates/_widgets.html sends one value
+WIDGETS = {"radio": Radio(), "switch": Switch(), "checks": Ticks(), "boxes": Boxes(), "window": Window()}
