@@ -142,6 +142,7 @@ class Field:
     shown_when: tuple = ()  # When conditions: the field applies (and a form shows it) while any holds
     short: str = ""  # the label in a result's one-line summary of the inputs, when shorter than the label
     source: tuple = ()  # where the rules behind the field come from, as the engine says: "summary", "rulebook"
+    more: bool = False  # an option used less often: a form folds it under one "More options" line
 
     kind = "field"
     default_widget = "text"  # the widget the kind is shown with (a key of WIDGETS)
@@ -268,10 +269,15 @@ class Field:
 
     @property
     def prefill(self):
-        """What the empty form shows: the example, else the default (nothing when it is required)."""
+        """The example a form shows in an empty box: the example, else the default (none when it is required)."""
         if self.example is not SAME:
             return self.example
         return None if self.default is REQUIRED else self.default
+
+    @property
+    def placeholder(self) -> str:
+        """The example as an empty box shows it, greyed, until the player types ("" for none)."""
+        return "" if self.prefill is None else self.form_value(self.prefill)
 
     # --- a result's one-line summary of the inputs
 
@@ -413,8 +419,13 @@ class Choice(Field):
         """A choice's label as a result's summary gives it."""
         return dict(self.shorts).get(value) or dict(self.choices)[value]
 
+    def label_parts(self, value) -> tuple:
+        """(the short label, the aside in brackets or "") of a choice, as a form sets them apart."""
+        label, short = dict(self.choices)[value], dict(self.shorts).get(value)
+        return (short, label[len(short) + 1:]) if short and label.startswith(short + " (") else (label, "")
+
     def allowed(self):
-        return "one of " + ", ".join(self.values)
+        return "one of " + ", ".join(self.values) + (" (or blank)" if self.default == "" else "")
 
     def when_blank(self, path):
         """As every field's, but a form that left every option unticked is asked to tick one, as its
@@ -429,7 +440,7 @@ class Choice(Field):
         return text.strip()
 
     def schema(self):
-        return {"type": "string", "enum": list(self.values)}
+        return {"type": "string", "enum": list(self.values) + ([""] if self.default == "" else [])}
 
     def widget_hint(self):
         return self.widget or ("radio" if len(self.choices) <= SHORT_CHOICE else "select")
@@ -451,6 +462,7 @@ class ChoiceList(Field):
     summary_joiner = ": "
     values = Choice.values
     short_label = Choice.short_label
+    label_parts = Choice.label_parts
 
     def allowed(self):
         return f"some of {', '.join(self.values)}, separated by commas, each at most once"
