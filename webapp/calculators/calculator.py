@@ -190,7 +190,7 @@ class Calculator:
 
     def more_words(self, values, applying) -> str:
         """The options folded under More options, in a few words: each one set, named with its side, and the
-        meaning of those left blank, each said once ("none" when nothing applies)."""
+        meaning of those left blank, each said once ("none set" when nothing applies)."""
         words = []
         for group in self.groups:
             for member in self.folded(group):
@@ -200,7 +200,7 @@ class Calculator:
                     text = f"{group.legend} {text[0].lower()}{text[1:]}"
                 if text and text not in words:
                     words.append(text)
-        return " · ".join(words) or "none"
+        return " · ".join(words) or "none set"
 
     def blank_values(self) -> dict:
         """The values of a form left blank, as far as it can be read: each field's zero, else None."""
@@ -220,14 +220,16 @@ class Calculator:
         return self.group_of(member).shown_when
 
     def condition_text(self, member) -> str:
-        """When a field is read, in words ("" when always)."""
+        """When a field is read, in words ("" when always): a field that must be given says it must be then,
+        and every such field that it is neither read nor checked otherwise."""
         conditions = self.conditions(member)
         if not conditions:
             return ""
         words = [f"{condition.field} is {' or '.join(condition.values)}" if condition.values
                  else f"{condition.field} is not {' or '.join(value or 'blank' for value in condition.other_than)}"
                  for condition in conditions]
-        return "Read only when " + ", or when ".join(words) + "."
+        then = ", and then required" if member.default is REQUIRED else ""
+        return "Read only when " + ", or when ".join(words) + then + "; otherwise neither read nor checked."
 
     def legend_if_shared(self, member) -> str:
         """The legend of the field's group when another field has the same label (each player's points)."""

@@ -35,18 +35,12 @@ def succeeds_chart(success_label):
 
 # --------------------------------------------------------------------------- influence attempt
 
-KIND_LABELS = {
-    "character": "An opponent's character",
-    "follower": "An opponent's follower",
-    "faction": "An opponent's faction",
-    "ally": "An opponent's ally",
-    "item": "An opponent's item",
-}
+KIND_LABELS = {"character": "Character", "follower": "Follower", "faction": "Faction", "ally": "Ally", "item": "Item"}
 
 INFLUENCE = Calculator(
     id="meccg-influence", game="meccg", slug="influence", title="Influence attempt",
     form=(
-        Choice("kind", "Influence attempt on", example="character",
+        Choice("kind", "Influence attempt on the opponent's", example="character", short="Attempt on",
                choices=tuple((kind, KIND_LABELS[kind]) for kind in INFLUENCE_KINDS)),
         influence_field("direct_influence", "Your character's unused direct influence", 4,
                         short="Your direct influence"),
@@ -106,12 +100,14 @@ FACTION = Calculator(
 def strike(values):
     result = meccg.strike(**values)
     result["need_text"] = roll_needed(result["need"], none="none", some="{need} or more on 2d6")
+    result["wounded"] = values["wounded"]  # a character already wounded is spoken of as wounded, never unhurt
     return result
 
 
 def strike_headline(result):
+    successful = "a body check follows for the wounded character" if result["wounded"] else "the character is wounded"
     headline = (f"{percent(result['defeated'])} to defeat the strike, {percent(result['ineffectual'])} ineffectual, "
-                f"{percent(result['successful'])} successful (the character is wounded).")
+                f"{percent(result['successful'])} successful ({successful}).")
     body_checks = []
     if result["character_eliminated"] is not None:
         body_checks.append(f"{percent(result['character_eliminated'])} to lose the character (eliminated)")
@@ -121,12 +117,15 @@ def strike_headline(result):
 
 
 def strike_charts(result):
+    wounded = result["wounded"]
     charts = [outcome_chart("The strike", [("Defeated", result["defeated"]), ("Ineffectual", result["ineffectual"]),
-                                           ("Successful: wounded", result["successful"])])]
+                                           ("Successful: body check" if wounded else "Successful: wounded",
+                                            result["successful"])])]
     if result["character_eliminated"] is not None:
         charts.append(outcome_chart("The character after the strike", [
-            ("Unhurt", result["defeated"] + result["ineffectual"]),
-            ("Wounded, survives", result["successful"] - result["character_eliminated"]),
+            ("Still wounded, no worse" if wounded else "Unhurt", result["defeated"] + result["ineffectual"]),
+            ("Still wounded, survives the body check" if wounded else "Wounded, survives",
+             result["successful"] - result["character_eliminated"]),
             ("Eliminated", result["character_eliminated"]),
         ]))
     return charts

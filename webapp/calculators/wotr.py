@@ -313,7 +313,8 @@ BATTLE = Calculator(
                     shown_when=siege_follows(), source=wotr_battle.option_sources("siege_battles"), more=True),
             Boolean("siege_continue", "Siege: the attacker downgrades an Elite to fight each further round",
                     default=False, shown_when=siege_follows(), short="Elite downgraded to go on",
-                    help="Off: each siege battle lasts one round.",
+                    help="Off: each siege battle lasts one round. Going on needs an Elite and a Regular at hand to "
+                         "take its place: with neither, that siege battle ends.",
                     source=wotr_battle.option_sources("siege_continue"), more=True),
             Integer("rounds", "Most rounds", default=None, blank="fought to the end", minimum=1,
                     maximum=wotr_battle.MAX_ROUNDS,

@@ -89,7 +89,7 @@ ATTACKERS = Records(
 
 # The fields of each kind of combat as the page groups them; its endpoint's body takes the same fields.
 PATH = (SHADOW_ATTACK, PATH_DEFENCE, PATH_POINTS)
-BATTLEGROUND = (OWNER, ATTACKERS, BATTLEGROUND_DEFENCE, REACTIVATED, POINTS)
+BATTLEGROUND = (OWNER, BATTLEGROUND_DEFENCE, ATTACKERS, REACTIVATED, POINTS)
 
 # --------------------------------------------------------------------------- combat page
 
