@@ -37,6 +37,7 @@ class Group:
     shown_when: tuple = ()  # When conditions for every field of the group (see Field.shown_when)
     summary: bool = False  # a result's summary of the inputs lists the group's fields after its legend
     more: bool = False  # every field of the group is an option used less often (see Field.more)
+    columns: int = 1  # a phone wide enough shows the fields side by side, so many to a row
 
     def bind(self, data) -> Group:
         return replace(self, legend=self.legend(data) if callable(self.legend) else self.legend,

@@ -12,8 +12,7 @@ from .calculator import (Api, Calculator, Group, Headline, Sides, at_least, at_l
                          distribution_chart, outcome_chart, percent)
 from .fields import Boolean, Choice, ChoiceList, Data, Integer, When, choice_labels
 
-INITIATOR_LABELS = {"attack": "Characters' attack action", "shadow": "A shadow card",
-                    "skies-darken": "A Skies Darken card"}
+INITIATOR_LABELS = {"attack": "Characters' attack", "shadow": "A shadow card", "skies-darken": "Skies Darken card"}
 REROLLS_HELP = ("How many rerolls the characters present will pay for, one at a time; one left unused when no "
                 "die is worth rerolling is not spent.")
 
@@ -150,7 +149,7 @@ SEARCH = Calculator(
             Boolean("in_mordor", "Frodo is in Mordor", default=False, help="In Mordor a recall result does nothing.",
                     more=True),
             rerolls_field("Each goes to a die that costs hope."),
-        )),
+        ), columns=2),
         faces_group("search"),
     ),
     compute=search,
@@ -214,15 +213,16 @@ BATTLE = Calculator(
     id="fotf-battle", game="fotf", slug="battle", title="Battle roll",
     data="dice",
     form=(
+        Choice("initiator", "Battle started by", example="attack",
+               choices=tuple((initiator, INITIATOR_LABELS[initiator]) for initiator in fotf_dice.INITIATORS),
+               help="An attack rolls up to 1 die per friendly troop, a card 1 per shadow troop; "
+                    f"never more than {fotf_dice.MAX_BATTLE_DICE}."),
+        Sides(Group("Friendly", (Integer("friendly_troops", "Friendly troops in the location", example=2, minimum=0,
+                                         maximum=fotf_dice.MAX_FRIENDLY_TROOPS),)),
+              Group("Shadow", (Integer("shadow_troops", "Shadow troops in the location", example=2, minimum=0,
+                                       maximum=fotf_dice.MAX_SHADOW_TROOPS),)),
+              rows=("Troops in the location",)),
         Group("Battle roll", (
-            Choice("initiator", "Battle started by", example="attack",
-                   choices=tuple((initiator, INITIATOR_LABELS[initiator]) for initiator in fotf_dice.INITIATORS),
-                   help="An attack rolls up to 1 die per friendly troop; a card rolls 1 per shadow troop; "
-                        f"never more than {fotf_dice.MAX_BATTLE_DICE}."),
-            Integer("friendly_troops", "Friendly troops in the location", example=2, minimum=0,
-                    maximum=fotf_dice.MAX_FRIENDLY_TROOPS),
-            Integer("shadow_troops", "Shadow troops in the location", example=2, minimum=0,
-                    maximum=fotf_dice.MAX_SHADOW_TROOPS),
             Integer("dice", "Battle dice", default=None, blank="battle dice counted from the troops", minimum=1,
                     maximum=fotf_dice.MAX_BATTLE_DICE,
                     help="Blank: worked out from who starts the battle and the troops present. An attack may "
@@ -281,16 +281,16 @@ RING = Calculator(
             Integer("shadow_troops", "Shadow troops present", default=0, example=1, minimum=0,
                     maximum=fotf_dice.MAX_SHADOW_TROOPS, ),
             Integer("hope", "Hope left", example=5, minimum=1, maximum=fotf_dice.MAX_HOPE,
-                    help="Where the hope marker stands before the roll."),
+                    help="Where the hope marker stands."),
             Integer("hope_missing", "Hope missing from the track", default=0, example=3, minimum=0,
                     maximum=fotf_dice.MAX_HOPE,
-                    help=f"Each missing hope adds a search die; the roll never uses more than {fotf_dice.MAX_SEARCH_DICE}."),
+                    help=f"Each adds a search die (at most {fotf_dice.MAX_SEARCH_DICE} in all)."),
             rerolls_field("Each goes to a die that costs hope."),
             Boolean("stop_when_won", "Stop rerolling once the win is certain", default=False,
                     short="rerolls stop once the win is certain",
                     help="The chance to win stays the same; fewer rerolls are spent.",
                     shown_when=when_rerolling(), source=(fotf_dice.RULES["stop_when_won"][1],), more=True),
-        )),
+        ), columns=2),
         faces_group("search"),
     ),
     compute=ring,

@@ -37,9 +37,8 @@ SHADOW_ATTACK = Integer("shadow_attack_icons", "Shadow path attack icons", examp
 PATH_DEFENCE = icons("path_defence", "Path defence icons", "Printed on the path itself.", example=1)
 PATH_POINTS = icons("path_points", "Path victory points", "What the Free Peoples score if they win.", example=2,
                     more=True)
-OWNER = Choice("owner", "Battleground belongs to", example="free-peoples",
-               choices=tuple((team, TEAM_NAMES[team]) for team in wotr_cards.TEAMS),
-               help="Its owner defends; the other team attacks.")
+OWNER = Choice("owner", "Defender (the battleground's owner)", example="free-peoples", short="Defender",
+               choices=tuple((team, TEAM_NAMES[team].removeprefix("The ")) for team in wotr_cards.TEAMS))
 BATTLEGROUND_DEFENCE = icons("battleground_defence", "Battleground defence icons", "Printed on the battleground.",
                              example=1)
 REACTIVATED = Boolean("reactivated", "Reactivated from the opponent's scoring area", default=False,
@@ -89,6 +88,7 @@ ATTACKERS = Records(
 
 # The fields of each kind of combat as the page groups them; its endpoint's body takes the same fields.
 PATH = (SHADOW_ATTACK, PATH_DEFENCE, PATH_POINTS)
+ON_PATH, ON_BATTLEGROUND = (When("combat", "path"),), (When("combat", "battleground"),)
 BATTLEGROUND = (OWNER, BATTLEGROUND_DEFENCE, ATTACKERS, REACTIVATED, POINTS)
 
 # --------------------------------------------------------------------------- combat page
@@ -139,9 +139,12 @@ COMBAT = Calculator(
     id="wotr-cards-combat", game="wotr-cards", slug="combat", title="Path and battleground combat",
     form=(
         COMBAT_KIND,
-        Group("Path combat", PATH, shown_when=(When("combat", "path"),)),
-        Group("Battleground combat", BATTLEGROUND, shown_when=(When("combat", "battleground"),)),
-        Group("Defence", (DEFENDERS, ORDER)),
+        # the path's attack and defence face to face
+        Sides(Group("Shadow", (SHADOW_ATTACK,), shown_when=ON_PATH), Group("The path", (PATH_DEFENCE,), shown_when=ON_PATH),
+              rows=("Icons",)),
+        Group("Path combat", (PATH_POINTS,), shown_when=ON_PATH),
+        Group("Battleground combat", BATTLEGROUND, shown_when=ON_BATTLEGROUND),
+        DEFENDERS, ORDER,
     ),
     compute=combat,
     headline=combat_headline,
