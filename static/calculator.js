@@ -69,12 +69,14 @@
     if (!box.matches("input[type=text]")) return;
     focused = box;
     box.select();
-    setTimeout(function () { if (document.activeElement === box) box.select(); }, 0);
+    // once more after the tap that focused it has landed, unless typing has begun
+    setTimeout(function () { if (focused === box && document.activeElement === box) box.select(); }, 0);
   });
   form.addEventListener("mouseup", function (e) {
-    if (e.target === focused) { e.preventDefault(); focused = null; }
+    if (e.target === focused) e.preventDefault();
   });
   form.addEventListener("keydown", function () { focused = null; });
+  form.addEventListener("input", function () { focused = null; });
 
   // --- fields shown only when another field has a given value
   // a field hidden because it does not apply reads as blank, so the fields that hang on it hide too
