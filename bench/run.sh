@@ -51,6 +51,7 @@ if [ "$QUICK" = 1 ]; then
     EDGE_ARGS=(--repetitions 1)
     PROXY_ARGS=(--wait-quiet 30)
     BATTLE_ARGS=(--quick)
+    SLOWEST_ARGS=(--tries 60)
 else
     LATENCY_ARGS=()
     STARTUP_ARGS=()
@@ -59,6 +60,7 @@ else
     EDGE_ARGS=()
     PROXY_ARGS=()
     BATTLE_ARGS=()
+    SLOWEST_ARGS=()
 fi
 
 echo "Red Book benchmarks, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -86,6 +88,7 @@ run "start-up"        bench/startup.py "${STARTUP_ARGS[@]}"
 run "load"            bench/load.py "${LOAD_ARGS[@]}"
 run "soak"            bench/soak.py
 run "battle engine"   bench/wotr_battle.py "${BATTLE_ARGS[@]}"
+run "slowest inputs"  bench/slowest_inputs.py "${SLOWEST_ARGS[@]}"
 run "battle load"     bench/battle_load.py
 run "production setup" bench/proxy.py "${PROXY_ARGS[@]}"
 exit $status

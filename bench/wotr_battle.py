@@ -15,8 +15,14 @@ is the best of a few runs, as other work only ever adds time.
   5 siege battles), standing and withdrawing compared (one request: two battles), modifier
   windows (round 1, round 2, rounds 2-100, round 50 on), limited Regulars to replace
   Elites (0, 3 or 5 a side, or 5 for the attacker only), an attacker that ceases, siege
-  battles of one round. Prints the median,
-  p90 and worst per mode and for all, and the slowest battles. Goal: the worst under 50 ms.
+  battles of one round; modifier windows with standing and withdrawing compared (rounds 1-99,
+  2-100, 50 on, the first round; withdrawing after 3 or 50 rounds into 5 siege battles, the
+  attacker downgrading Elites to go on or not); battles in progress (a City or Fortification
+  from round 2, withdrawing compared from round 50). Prints the median, p90 and worst per mode
+  and for all, and the slowest battles. Goal: the worst under 20 ms of CPU.
+
+A request that withdraws (or compares) also works out the chance of holding out with 1 to 5
+siege battles, going on and not (hold_out_by_siege_battles), so every figure here includes it.
 
 `--quick` times each battle once; `--slowest N` lists the N slowest battles of the grid;
 `--mode NAME` times one mode of the grid only.
@@ -34,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from webapp.engines.wotr_battle import Army, battle, clear_caches, stand_or_withdraw  # noqa: E402
 
 TYPICAL_MS = 5
-WORST_MS = 50
+WORST_MS = 20
 
 # (name, attacker, defender, options); options["compare"] asks for standing and withdrawing compared
 TYPICAL = [
@@ -66,7 +72,9 @@ GARRISONS = {"all Elite": (0, 5), "all Regular": (5, 0), "mixed": (2, 3)}
 TERRAINS = ("field", "city", "fortification", "siege")
 MODIFIERS = ((-5, -5), (0, 0), (5, 5), (-5, 5), (5, -5))
 ROUNDS = (100, None)
-MODES = ("stand", "sieges in a row", "withdraw", "compare", "modifier window", "limited Regulars", "other")
+MODES = ("stand", "sieges in a row", "withdraw", "compare", "modifier window", "limited Regulars", "other",
+         "windows compared", "in progress")
+LATE_WINDOWS = ("1-99", "2-100", "50-", "first")
 
 
 def run(attacker, defender, options):
@@ -122,12 +130,43 @@ def grid():
                     cases.append(("limited Regulars", name(f"compare: withdraw after {after}, 5 sieges, {at_hand}"),
                                   attacker, defender,
                                   {"compare": True, "withdraw_after": after, "siege_battles": 5, "rounds": rounds}))
+        if (att_mod, def_mod) in ((-5, -5), (5, 5), (-5, 5)):
+            cases += windows_compared(armies, name, rounds)
+        if (att_mod, def_mod) in ((-5, -5), (5, 5)):
+            cases += in_progress(armies, name, rounds, GARRISONS[kind])
         if (att_mod, def_mod) == (-5, -5):
             cases.append(("other", name("field, the attacker ceases at 4"), *armies(),
                           {"attacker_ceases_at": 4, "rounds": rounds}))
             cases.append(("other", name("compare: withdraw after 3, 5 one-round sieges"), *armies(),
                           {"compare": True, "withdraw_after": 3, "siege_battles": 5, "siege_continue": False,
                            "rounds": rounds}))
+    return cases
+
+
+def windows_compared(armies, name, rounds):
+    """Modifier windows with standing and withdrawing compared: the rolls change late, after a
+    withdrawal into 5 siege battles, going on or not."""
+    cases = []
+    for window, after, goes_on in itertools.product(LATE_WINDOWS, (3, 50), (True, False)):
+        what = (f"compare: withdraw after {after}, 5 sieges{' going on' if goes_on else ''}, "
+                f"modifiers in rounds {window}")
+        cases.append(("windows compared", name(what), *armies(modifier_rounds=window),
+                      {"compare": True, "withdraw_after": after, "siege_battles": 5, "siege_continue": goes_on,
+                       "rounds": rounds}))
+    return cases
+
+
+def in_progress(armies, name, rounds, garrison):
+    """Battles already under way: a City or Fortification from round 2, a Stronghold under siege from
+    round 3, and standing and withdrawing compared from round 50 with modifiers from round 50 on."""
+    cases = [("in progress", name(f"{terrain} from round 2"), *armies(), {"terrain": terrain, "start_round": 2,
+                                                                           "rounds": rounds})
+             for terrain in ("city", "fortification")]
+    cases.append(("in progress", name("siege from round 3, 5 siege battles"), *armies(garrison),
+                  {"terrain": "siege", "siege_battles": 5, "start_round": 3, "rounds": rounds}))
+    cases.append(("in progress", name("compare from round 50: withdraw after 3, 5 sieges, modifiers from 52"),
+                  *armies(modifier_rounds="52-"),
+                  {"compare": True, "withdraw_after": 3, "siege_battles": 5, "start_round": 50, "rounds": rounds}))
     return cases
 
 
@@ -172,8 +211,9 @@ def typical_table(repetitions):
         print(f"{name:36} {wall:7.2f} {cpu:7.2f} {cached_ms(attacker, defender, options, repetitions):8.3f}")
     wall, cpu, which = max(slowest)
     verdict = "meets" if wall < TYPICAL_MS else "MISSES"
-    print(f"typical: slowest {wall:.1f} ms wall, {max(row[1] for row in slowest):.1f} ms CPU ({which}) {verdict} "
-          f"the {TYPICAL_MS} ms goal")
+    print(f"typical: median {statistics.median(row[0] for row in slowest):.2f} ms wall, "
+          f"{statistics.median(row[1] for row in slowest):.2f} ms CPU; slowest {wall:.1f} ms wall, "
+          f"{max(row[1] for row in slowest):.1f} ms CPU ({which}) {verdict} the {TYPICAL_MS} ms goal")
 
 
 def _figures(times):
@@ -205,9 +245,9 @@ def grid_table(repetitions, slowest, only_mode=None):
         print(f"  {wall:6.1f} {cpu:6.1f}  {name}")
     worst_wall = max(row[0] for row in timed_cases)
     _, worst_cpu, _, which = timed_cases[0]
-    verdict = "meets" if worst_wall < WORST_MS else "MISSES"
-    print(f"worst: {worst_wall:.1f} ms wall; most CPU {worst_cpu:.1f} ms ({which}); {verdict} the {WORST_MS} ms goal "
-          f"({load_line()} at the end)")
+    verdict = "meets" if worst_cpu < WORST_MS else "MISSES"
+    print(f"worst: {worst_wall:.1f} ms wall; most CPU {worst_cpu:.1f} ms ({which}); {verdict} the {WORST_MS} ms "
+          f"CPU goal ({load_line()} at the end)")
 
 
 def main(argv=None):

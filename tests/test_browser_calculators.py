@@ -468,7 +468,7 @@ def test_switches_by_touch_and_keyboard_and_the_fields_they_show(phone, live_ser
 
 def test_fields_follow_the_choice_made(phone, live_server):
     phone.goto(f"{live_server}/wotr/calc/battle")
-    siege = phone.get_by_role("switch", name=re.compile("Siege: the attacker downgrades"))
+    siege = phone.get_by_role("switch", name=re.compile("Will the attacker downgrade Elites to go on"))
     open_more_options(phone)
     expect(siege).to_be_hidden()
     phone.get_by_role("radio", name="Stronghold under siege").check()
@@ -527,13 +527,14 @@ def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server,
     phone.locator("label.choice", has_text="Compare standing and withdrawing").tap()
     expect(phone.locator("#f-withdraw_after")).to_be_visible()
     expect(phone.locator("#f-siege_battles")).to_be_visible()
-    phone.get_by_role("button", name="One more: Siege battles in a row").tap()
+    phone.get_by_role("button", name="One more: How many times will the attacker attack the Stronghold?").tap()
     expect(phone.locator("#f-siege_battles")).to_have_value("2")
     response = calculate(phone)
     assert response.status == 200 and "defender_choice=compare" in phone.url and "siege_battles=2" in phone.url
     headline = phone.locator(".result .headline")
-    assert re.fullmatch(r"Withdraw into the Stronghold: [<>\d.]+% to hold out \(2 siege battles in a "
-                        r"row\); stand in the field: [<>\d.]+%\.", headline.inner_text().strip())
+    assert re.fullmatch(r"Withdraw into the Stronghold: [<>\d.]+% to hold out if the attacker attacks the Stronghold "
+                        r"twice and does not downgrade Elites to go on; stand in the field: [<>\d.]+%\.",
+                        headline.inner_text().strip())
     assert_headline_in_first_screen(phone)
     chart = in_first_screen(phone, ".result .chart")
     assert chart["top"] < chart["height"], "the chart starts in the first screen"

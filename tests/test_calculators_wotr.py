@@ -86,7 +86,8 @@ def test_stand_or_withdraw_compares_the_defender_holding_out(client):
     query = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0"}
     shown = page(client, query)
     assert texts(shown, "headline") == [
-        "Withdraw into the Stronghold: 83% to hold out (one siege battle); stand in the field: 40%."]
+        "Withdraw into the Stronghold: 83% to hold out if the attacker attacks the Stronghold once and does not "
+        "downgrade Elites to go on; stand in the field: 40%."]
     assert texts(shown, "subline") == [
         "Defender destroyed: 17% withdrawing, 60% standing. Attacker destroyed: 33% withdrawing, 60% standing."]
     body = api(client, query)
@@ -108,16 +109,19 @@ def test_withdrawing_after_a_round_and_several_siege_battles(client):
     assert close(body["headline"]["defender_holds"], F(16, 27)) and close(body["withdrew"], F(4, 9))
     shown = page(client, after_one)
     assert texts(shown, "subline") == ["The defender withdraws into its Stronghold after 1 round in the field (44% "
-                                       "of the time: otherwise the field battle ends first), then one siege battle."]
+                                       "of the time: otherwise the field battle ends first), then the attacker "
+                                       "attacks the Stronghold once and does not downgrade Elites to go on."]
     at_once = page(client, {**after_one, "withdraw_after": "0"})
-    assert texts(at_once, "subline") == ["The defender withdraws into its Stronghold before round 1, then one siege "
-                                         "battle."]
+    assert texts(at_once, "subline") == ["The defender withdraws into its Stronghold before round 1, then the "
+                                         "attacker attacks the Stronghold once and does not downgrade Elites to go "
+                                         "on."]
     # two siege battles in a row: the second comes when both still stand (5/9), and the defender
     # falls in each with 1/6: it holds out 1 - 1/6 - 5/9 x 1/6 = 20/27
     two = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0", "siege_battles": "2"}
     assert close(api(client, two)["headline"]["defender_holds"], F(20, 27))
     assert texts(page(client, two), "headline")[0].startswith(
-        "Withdraw into the Stronghold: 74% to hold out (2 siege battles in a row); stand in the field: 40%")
+        "Withdraw into the Stronghold: 74% to hold out if the attacker attacks the Stronghold twice and does not "
+        "downgrade Elites to go on; stand in the field: 40%")
 
 
 def test_the_withdrawal_fields_apply_only_in_the_field(client, calculators):
@@ -245,3 +249,92 @@ def test_the_api_document_and_the_details_say_how_figures_are_given(client):
     assert "0.4000000000" in shown
     roll = client.get("/wotr/calc/roll?strength=1&hit=5&modifier=0&leadership=0&reroll_modifier=0")
     assert ">exact value</th>" in roll.get_data(as_text=True) and "1/3" in roll.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- the attacker's plan for the Stronghold
+
+
+def test_the_answer_shows_holding_out_by_the_attackers_plan(client):
+    # a Regular against a Regular, withdrawing at once: each siege battle is one round the defender
+    # survives 5/6 of; going on is never possible (no Elite to downgrade), so both columns agree
+    query = {**ONE_ON_ONE, "defender_choice": "compare", "withdraw_after": "0", "siege_battles": "2"}
+    body = api(client, query)
+    table = body["hold_out_by_siege_battles"]
+    assert [(row["siege_battles"], row["siege_continue"]) for row in table] == \
+        [(battles, goes_on) for battles in range(1, 6) for goes_on in (False, True)]
+    assert close(table[0]["defender_holds"], F(5, 6)) and close(table[2]["defender_holds"], F(20, 27))
+    assert close(table[2]["defender_holds"], body["headline"]["defender_holds"])  # the plan asked: twice, no Elite
+    assert body["stand"]["hold_out_by_siege_battles"] is None
+    shown = page(client, query)
+    table_html = shown.split('class="numbers hold-out"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr><th scope=\"row\">(\w+(?: times)?)</th>(.*?)</tr>", table_html, re.S)
+    assert [attacks for attacks, _ in rows] == ["Once", "Twice", "3 times", "4 times", "5 times"]
+    assert "<strong>74%</strong>" in rows[1][1]
+    assert api(client, ONE_ON_ONE)["hold_out_by_siege_battles"] is None
+    assert 'class="numbers hold-out"' not in page(client, ONE_ON_ONE)
+
+
+def test_the_headline_names_going_on_by_downgrading_elites(client):
+    # an attacking Elite can downgrade itself to go on: the headline says the plan it rests on
+    query = {**ONE_ON_ONE, "attacker_regulars": "0", "attacker_elites": "1", "defender_choice": "compare",
+             "withdraw_after": "0", "siege_battles": "3", "siege_continue": "true"}
+    headline = texts(page(client, query), "headline")[0]
+    assert " to hold out if the attacker attacks the Stronghold 3 times and downgrades Elites to go on; " in headline
+    table = api(client, query)["hold_out_by_siege_battles"]
+    going_on = [row["defender_holds"] for row in table if row["siege_continue"]]
+    not_going_on = [row["defender_holds"] for row in table if not row["siege_continue"]]
+    # one attack: the defender falls to a 6 (1/6); going on, the attacker unhit (2/3) downgrades its Elite
+    # for a second round with another 1/6: holds out 1 - 1/6 - 5/6 x 2/3 x 1/6 = 20/27 rather than 5/6
+    assert close(not_going_on[0], F(5, 6)) and close(going_on[0], F(20, 27))
+
+
+def test_the_siege_fields_say_a_downgrade_needs_a_regular(client):
+    document = client.get("/api/openapi.json").get_json()
+    described = {p["name"]: p["description"] for p in document["paths"]["/api/wotr/battle"]["get"]["parameters"]}
+    assert described["siege_battles"].startswith("How many times will the attacker attack the Stronghold?")
+    assert described["siege_continue"].startswith("Will the attacker downgrade Elites to go on?")
+    assert "with none at hand it cannot, and that siege battle ends" in described["siege_continue"]
+
+
+# --------------------------------------------------------------------------- a battle in progress
+
+IN_PROGRESS = [
+    {"attacker_regulars": "3", "attacker_elites": "1", "attacker_leadership": "1",
+     "defender_regulars": "2", "defender_elites": "1", "defender_leadership": "1"},
+    {"attacker_regulars": "4", "attacker_elites": "2", "attacker_leadership": "2", "attacker_policy": "elites",
+     "defender_regulars": "3", "defender_elites": "1", "defender_leadership": "1"},
+    {"attacker_regulars": "0", "attacker_elites": "5", "attacker_leadership": "3", "attacker_modifier": "1",
+     "attacker_modifier_rounds": "3-", "defender_regulars": "6", "defender_elites": "0", "rounds": "4"},
+    {"attacker_regulars": "2", "attacker_elites": "3", "attacker_replacement_regulars": "1",
+     "defender_regulars": "1", "defender_elites": "2", "attacker_ceases_at": "2"},
+]
+
+
+@pytest.mark.parametrize("terrain", ["city", "fortification"])
+@pytest.mark.parametrize("armies", IN_PROGRESS)
+def test_a_city_battle_from_round_two_is_the_open_field_answer(client, terrain, armies):
+    query = {**ONE_ON_ONE, **armies}
+    walled = api(client, {**query, "terrain": terrain, "start_round": "2"})
+    field = api(client, {**query, "terrain": "field", "start_round": "2"})
+    working = "explanation"
+    assert {key: value for key, value in walled.items() if key != working} == \
+        {key: value for key, value in field.items() if key != working}
+    assert walled["start_round"] == 2 and [row["round"] for row in walled["per_round"][:2]] == [2, 3]
+    if "attacker_modifier_rounds" not in armies:  # nothing else follows the round: the field from round 1
+        fresh = api(client, {**query, "terrain": "field"})
+        for key in ("outcomes", "headline", "attacker_survivors_detail", "defender_survivors_detail",
+                    "expected_rounds", "expected_attacker_casualties", "sources"):
+            assert walled[key] == fresh[key], key
+        assert [{**row, "round": None} for row in walled["per_round"]] == \
+            [{**row, "round": None} for row in fresh["per_round"]]
+    assert walled["outcomes"] != api(client, {**query, "terrain": terrain})["outcomes"]  # round 1 is not the field
+
+
+def test_the_round_a_battle_is_in_is_stated(client):
+    shown = page(client, {**ONE_ON_ONE, "terrain": "city", "start_round": "3"})
+    assert "from round 3" in texts(shown, "inputs-summary")[0]
+    assert "The battle is already in round 3" in shown
+    assert "from round 1" in texts(page(client, ONE_ON_ONE), "inputs-summary")[0]
+    refused = client.get("/api/wotr/battle?" + urlencode({**ONE_ON_ONE, "start_round": "0"}))
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "start_round: must be a whole number from 1 to 100 (or blank)"

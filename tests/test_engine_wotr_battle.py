@@ -572,7 +572,7 @@ def test_modifier_windows_that_mean_the_same_give_the_same_battle():
 
 
 def reference_rounds(attacker, defender, terrain="field", rounds=4, attacker_ceases_at=None, siege_continue=True,
-                     withdraw_after=None, siege_battles=1):
+                     withdraw_after=None, siege_battles=1, start_round=1):
     """Fight `rounds` rounds by brute force over every state, in exact fractions.
 
     Written from the rules, apart from the engine's pass: a state is (where, battles left,
@@ -590,6 +590,7 @@ def reference_rounds(attacker, defender, terrain="field", rounds=4, attacker_cea
         return army.replacement_regulars + army.regulars - regulars
 
     def hits(army, units, hit, t, first, last):
+        t += start_round - 1  # the battle's own round number
         on = first <= t and (last is None or t <= last)
         return combat_roll(min(units, 5), hit, army.modifier if on else 0, min(army.leadership, 5),
                            army.reroll_modifier if on else 0)
@@ -612,7 +613,7 @@ def reference_rounds(attacker, defender, terrain="field", rounds=4, attacker_cea
                 kept_elites = min(d[1], 5)
                 d = (min(d[0], 5 - kept_elites), kept_elites)
                 where, left = "siege", siege_battles
-            hit = 6 if where == "siege" or (t == 1 and terrain in ("city", "fortification")) else 5
+            hit = 6 if where == "siege" or (t + start_round - 1 == 1 and terrain in ("city", "fortification")) else 5
             on_defender = hits(attacker, sum(a), hit, t, first_a, last_a)
             on_attacker = hits(defender, sum(d), 5, t, first_d, last_d)
             for dealt, pa in enumerate(on_defender):
@@ -723,6 +724,8 @@ def numbers(result):
         yield result[key]
     for row in result["per_round"]:
         yield from (value for name, value in row.items() if name != "round")
+    for row in result["hold_out_by_siege_battles"] or ():
+        yield row["defender_holds"]
 
 
 @pytest.mark.parametrize("attacker, defender, options", FLOAT_CASES)
@@ -764,6 +767,8 @@ def test_comparing_gives_the_battles_fought_one_by_one(attacker, defender, optio
 
 @pytest.mark.parametrize("attacker, defender, options", COMPARE_CASES + [
     (Army(0, 10, 0, "elites", -5, -5), Army(0, 10, 0, "elites", -5, -5), {"withdraw_after": 4, "rounds": 25}),
+    # the hold-out table's plans fought without the round (the siege's rolls never change), five siege battles
+    (Army(0, 8, 1, "elites", -1, -1), Army(3, 5, 1, "elites", 1, 0), {"withdraw_after": 2, "siege_battles": 5}),
 ])
 def test_comparing_in_floating_point_agrees_with_fractions(attacker, defender, options):
     exact = stand_or_withdraw(attacker, defender, exact=True, **options)
@@ -834,3 +839,111 @@ def test_more_siege_battles_never_help_the_defender(attacker, defender, withdraw
     for result in (fewer, more):
         assert sum(result["outcomes"].values()) == 1
         assert result["headline"]["defender_holds"] + result["headline"]["defender_destroyed"] == 1
+
+
+# --------------------------------------------------------------------------- a battle in progress
+
+
+ARMY_PAIRS = [
+    (Army(3, 1, 1), Army(2, 1, 1)),
+    (Army(4, 2, 2, "elites"), Army(3, 3, 1)),
+    (Army(0, 4, 2, modifier=1, modifier_rounds="3"), Army(5, 0, 1, "elites", -1, 1, "2-")),
+    (Army(2, 2, 0, replacement_regulars=1), Army(1, 3, 2, "elites", replacement_regulars=0)),
+]
+IN_PROGRESS_OPTIONS = [{}, {"rounds": 3}, {"attacker_ceases_at": 2}, {"rounds": 5, "withdraw_after": 1},
+                       {"withdraw_after": 0, "siege_battles": 2}]
+
+
+def without_labels(result):
+    """A result's figures, without its working, its sources and the round numbers."""
+    kept = {key: value for key, value in result.items() if key not in ("steps", "sources", "per_round", "start_round")}
+    kept["per_round"] = [{name: value for name, value in row.items() if name != "round"} for row in result["per_round"]]
+    return kept
+
+
+@pytest.mark.parametrize("terrain", ["city", "fortification"])
+@pytest.mark.parametrize("attacker, defender", ARMY_PAIRS)
+@pytest.mark.parametrize("options", IN_PROGRESS_OPTIONS)
+def test_a_walled_battle_from_round_two_is_the_open_field_battle(terrain, attacker, defender, options):
+    # the attacker's round-1 rule is over: from round 2 a City or Fortification is fought as the field
+    if terrain != "field" and "withdraw_after" in options:
+        options = {name: value for name, value in options.items() if name not in ("withdraw_after", "siege_battles")}
+    walled = battle(attacker, defender, terrain=terrain, start_round=2, **options)
+    field = battle(attacker, defender, terrain="field", start_round=2, **options)
+    assert {key: value for key, value in walled.items() if key != "steps"} == \
+        {key: value for key, value in field.items() if key != "steps"}
+    assert walled["start_round"] == 2 and walled["per_round"][0]["round"] == 2
+    if attacker.modifier_rounds == defender.modifier_rounds == "all":  # nothing else moves with the round
+        assert without_labels(walled) == without_labels(battle(attacker, defender, **options))
+    assert walled != battle(attacker, defender, terrain=terrain, **options)  # round 1 itself is not the field
+
+
+def test_a_battle_from_round_two_keeps_the_modifiers_rounds():
+    # a Combat card for round 3 only, in a battle from round 2: it counts in the second round fought
+    later = battle(Army(3, 1, 1, modifier=1, modifier_rounds="3"), Army(3, 1, 1), start_round=2)
+    shifted = battle(Army(3, 1, 1, modifier=1, modifier_rounds="2"), Army(3, 1, 1))
+    assert without_labels(later) == without_labels(shifted)
+    # a card for round 1 only is over by round 2
+    over = battle(Army(3, 1, 1, modifier=2, modifier_rounds="first"), Army(3, 1, 1), start_round=2)
+    assert without_labels(over) == without_labels(battle(Army(3, 1, 1), Army(3, 1, 1)))
+    assert [row["round"] for row in later["per_round"][:3]] == [2, 3, 4]
+
+
+@settings(max_examples=30, deadline=None)
+@given(attacker=small_armies, defender=small_armies, terrain=st.sampled_from(["field", "city", "fortification"]),
+       rounds=st.integers(1, 4), start_round=st.integers(1, 4), withdraw_after=st.one_of(st.none(), st.integers(0, 2)))
+def test_a_battle_in_progress_matches_a_brute_force_count(attacker, defender, terrain, rounds, start_round,
+                                                         withdraw_after):
+    if terrain != "field":
+        withdraw_after = None
+    options = dict(terrain=terrain, withdraw_after=withdraw_after)
+    result = battle(attacker, defender, rounds=rounds, start_round=start_round, **options)
+    final, cumulative, still, withdrew = reference_rounds(attacker, defender, rounds=rounds, start_round=start_round,
+                                                          **options)
+    by_attacker = Counter()
+    for (a, _), p in final.items():
+        by_attacker[a] += p
+    assert {(row["regulars"], row["elites"]): row["probability"]
+            for row in result["attacker_survivors_detail"]} == +by_attacker
+    for number, (row, totals, on) in enumerate(zip(result["per_round"], cumulative, still)):
+        assert row["round"] == start_round + number
+        assert {name: row[name] for name in OUTCOME_NAMES} == totals
+        assert row["still_fighting"] == on
+    assert result["withdrew"] == withdrew
+
+
+@pytest.mark.parametrize("start_round", [0, 101, 1.0, True])
+def test_start_round_is_a_round_of_the_battle(start_round):
+    with pytest.raises(InputError, match=r"^start_round: a whole number from 1 to 100"):
+        battle(Army(1, 0), Army(1, 0), start_round=start_round)
+
+
+# --------------------------------------------------------------------------- the attacker's plan for the Stronghold
+
+
+@pytest.mark.parametrize("attacker, defender, options", [
+    (Army(4, 2, 2), Army(4, 2, 2), {"withdraw_after": 0}),
+    (Army(3, 3, 1, "elites"), Army(2, 3, 1), {"withdraw_after": 1, "siege_battles": 3, "siege_continue": False}),
+    (Army(2, 3, 1, replacement_regulars=1), Army(3, 2, 2, "elites"), {"withdraw_after": 2, "rounds": 6}),
+    (Army(3, 2, 0, modifier=1, modifier_rounds="2-3"), Army(4, 2, 1), {"withdraw_after": 1, "start_round": 2,
+                                                                        "attacker_ceases_at": 1}),
+])
+def test_holding_out_by_siege_battles_is_each_plan_fought_on_its_own(attacker, defender, options):
+    table = battle(attacker, defender, **options)["hold_out_by_siege_battles"]
+    assert [(row["siege_battles"], row["siege_continue"]) for row in table] == \
+        [(battles, goes_on) for battles in range(1, 6) for goes_on in (False, True)]
+    for row in table:
+        plan = {**options, "siege_battles": row["siege_battles"], "siege_continue": row["siege_continue"]}
+        assert row["defender_holds"] == battle(attacker, defender, **plan)["headline"]["defender_holds"]
+    for goes_on in (False, True):
+        holds = [row["defender_holds"] for row in table if row["siege_continue"] is goes_on]
+        assert holds == sorted(holds, reverse=True)  # another siege battle never helps the defender
+
+
+def test_holding_out_by_siege_battles_only_with_a_withdrawal():
+    assert battle(Army(3, 1), Army(2, 1))["hold_out_by_siege_battles"] is None
+    assert battle(Army(3, 1), Army(2, 1), terrain="siege", siege_battles=2)["hold_out_by_siege_battles"] is None
+    compared = stand_or_withdraw(Army(4, 2, 1), Army(3, 3, 1), withdraw_after=1, exact=True)
+    assert compared["stand"]["hold_out_by_siege_battles"] is None
+    assert compared["withdraw"]["hold_out_by_siege_battles"] == battle(
+        Army(4, 2, 1), Army(3, 3, 1), withdraw_after=1)["hold_out_by_siege_battles"]

@@ -304,4 +304,5 @@ def test_siege_battles_with_a_defender_who_stands_are_not_read(client):
 
 def test_the_siege_rule_on_downgrading_is_in_the_description(document):
     described = get_parameters(document, "/api/wotr/battle")["siege_continue"]["description"]
-    assert "Going on needs an Elite and a Regular at hand to take its place" in described
+    assert "the Regular must come from its casualties or the reinforcements: with none at hand it cannot, and that " \
+           "siege battle ends" in described

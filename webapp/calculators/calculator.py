@@ -545,6 +545,7 @@ class Chart:
     kind: str = "bars"
     series: tuple = ()  # line: ((name, (value after round 1, after round 2, ...)), ...), values 0..1
     x_label: str = ""
+    first: int = 1  # line: the number of the first round shown (a battle in progress starts later)
 
     @property
     def ticks(self) -> list:
@@ -584,7 +585,7 @@ def outcome_chart(title, outcomes, caption="", folded=False):
                  table=(("", "chance", exact_heading([probability for _, probability in shown])), rows))
 
 
-def line_chart(title, series, x_label="round", caption="", folded=True):
-    """Lines over rounds: series is ((name, (value after round 1, ...)), ...), values from 0 to 1."""
-    return Chart(title=title, kind="line", caption=caption, folded=folded, x_label=x_label,
+def line_chart(title, series, x_label="round", caption="", folded=True, first=1):
+    """Lines over rounds: series is ((name, (value after round `first`, ...)), ...), values from 0 to 1."""
+    return Chart(title=title, kind="line", caption=caption, folded=folded, x_label=x_label, first=first,
                  series=tuple((name, tuple(float(value) for value in values)) for name, values in series))

@@ -149,7 +149,8 @@ def battle(values):
     attacker, defender = army(values, "attacker"), army(values, "defender")
     choice = values["defender_choice"] or "stand"
     options = dict(rounds=values["rounds"], attacker_ceases_at=values["attacker_ceases_at"],
-                   siege_continue=bool(values["siege_continue"]), siege_battles=values["siege_battles"] or 1)
+                   siege_continue=bool(values["siege_continue"]), siege_battles=values["siege_battles"] or 1,
+                   start_round=values["start_round"] or 1)
     withdraw_after = values["withdraw_after"] if choice in WITHDRAWING else None
     if choice == "compare":
         both = wotr_battle.stand_or_withdraw(attacker, defender, withdraw_after=withdraw_after, **options)
@@ -157,16 +158,36 @@ def battle(values):
     else:
         result = {**wotr_battle.battle(attacker, defender, terrain=values["terrain"], withdraw_after=withdraw_after,
                                        **options), "stand": None, "difference": None}
-    return {**result, "withdraw_after": withdraw_after, "siege_battles": options["siege_battles"]}
+    result = {**result, "withdraw_after": withdraw_after, "siege_battles": options["siege_battles"],
+              "siege_continue": options["siege_continue"]}
+    return {**result, "hold_out_rows": hold_out_rows(result)}
+
+
+def hold_out_rows(result):
+    """The hold-out table as a page shows it: [(attacks, [(chance, the plan asked), not going on and
+    going on])], 1 to 5 attacks on the Stronghold; [] without a withdrawal."""
+    by_plan = {(row["siege_battles"], row["siege_continue"]): row["defender_holds"]
+               for row in result["hold_out_by_siege_battles"] or ()}
+    asked = (result["siege_battles"], result["siege_continue"])
+    return [({1: "Once", 2: "Twice"}.get(battles, f"{battles} times"),
+             [(percent(by_plan[battles, goes_on]), (battles, goes_on) == asked) for goes_on in (False, True)])
+            for battles in range(1, wotr_battle.MAX_SIEGE_BATTLES + 1) if (battles, False) in by_plan]
 
 
 def holds_out(result):
     return result["headline"]["defender_holds"]
 
 
-def siege_words(result):
-    battles = result["siege_battles"]
-    return "one siege battle" if battles == 1 else f"{battles} siege battles in a row"
+def siege_words(battles, goes_on):
+    """The attacker's plan for the Stronghold, in words: "the attacker attacks the Stronghold once and
+    does not downgrade Elites to go on"."""
+    times = {1: "once", 2: "twice"}.get(battles, f"{battles} times")
+    downgrades = "downgrades" if goes_on else "does not downgrade"
+    return f"the attacker attacks the Stronghold {times} and {downgrades} Elites to go on"
+
+
+def plan_words(result):
+    return siege_words(result["siege_battles"], result["siege_continue"])
 
 
 def withdrawal_words(result):
@@ -185,7 +206,7 @@ def outcome_headline(result):
 def battle_headline(result):
     stand = result["stand"]
     if stand is not None:  # stand or withdraw?
-        main = (f"{withdrawal_words(result)}: {percent(holds_out(result))} to hold out ({siege_words(result)}); "
+        main = (f"{withdrawal_words(result)}: {percent(holds_out(result))} to hold out if {plan_words(result)}; "
                 f"stand in the field: {percent(holds_out(stand))}.")
         destroyed = [(name, result["headline"][key], stand["headline"][key])
                      for name, key in (("Defender destroyed", "defender_destroyed"),
@@ -203,10 +224,11 @@ def battle_headline(result):
 def withdrawal_sentence(result):
     """When the defender withdraws, how often it is still there to, and the siege that follows."""
     rounds = result["withdraw_after"]
-    when = "before round 1" if not rounds else f"after {rounds} round{'s' if rounds != 1 else ''} in the field"
+    when = f"before round {result['start_round']}" if not rounds else \
+        f"after {rounds} round{'s' if rounds != 1 else ''} in the field"
     often = "" if result["withdrew"] >= ALWAYS else \
         f" ({percent(result['withdrew'])} of the time: otherwise the field battle ends first)"
-    return f"The defender withdraws into its Stronghold {when}{often}, then {siege_words(result)}."
+    return f"The defender withdraws into its Stronghold {when}{often}, then {plan_words(result)}."
 
 
 def battle_key(result, first):
@@ -238,7 +260,8 @@ def per_round_chart(result, title="Round by round: chance of each outcome so far
     if last["still_fighting"] > 0 and result["per_round"][-1]["round"] is None:
         caption = (f"After round {last['round']} the battle goes on {percent(last['still_fighting'])} of the "
                    f"time; the outcome above counts every round to the end.")
-    return line_chart(title, [(labels[name], [row[name] for row in rows]) for name in columns], caption=caption)
+    return line_chart(title, [(labels[name], [row[name] for row in rows]) for name in columns], caption=caption,
+                      first=rows[0]["round"])
 
 
 def outcome_bars(title, result, folded=False):
@@ -284,7 +307,8 @@ def siege_follows():
 BATTLE_RESULT = ("outcomes", "headline", "withdrew", "attacker_survivors", "defender_survivors",
                  "attacker_survivors_detail", "defender_survivors_detail", "expected_attacker_casualties",
                  "expected_defender_casualties", "expected_attacker_elites_lost", "expected_defender_elites_lost",
-                 "expected_defender_to_reinforcements", "per_round", "expected_rounds", "sources")
+                 "expected_defender_to_reinforcements", "per_round", "expected_rounds", "sources", "start_round",
+                 "hold_out_by_siege_battles")
 
 BATTLE = Calculator(
     id="wotr-battle", game="wotr", slug="battle", title="Whole battle odds",
@@ -306,16 +330,24 @@ BATTLE = Calculator(
                          "still on.",
                     shown_when=(When("defender_choice", *WITHDRAWING),),
                     source=wotr_battle.option_sources("withdraw_after"), more=True),
-            Integer("siege_battles", "Siege battles in a row", default=None, blank="one siege battle", example=1,
-                    minimum=1, maximum=wotr_battle.MAX_SIEGE_BATTLES, short="siege battles",
-                    help="How many times the attacker attacks the Stronghold, one siege battle after another "
-                         f"(at most {wotr_battle.MAX_SIEGE_BATTLES}). Blank: one.",
+            Integer("siege_battles", "How many times will the attacker attack the Stronghold?", default=None,
+                    blank="the attacker attacks the Stronghold once", example=1,
+                    minimum=1, maximum=wotr_battle.MAX_SIEGE_BATTLES, short="attacks on the Stronghold",
+                    help="Each attack is a siege battle, one after another "
+                         f"(at most {wotr_battle.MAX_SIEGE_BATTLES}). Blank: once.",
                     shown_when=siege_follows(), source=wotr_battle.option_sources("siege_battles"), more=True),
-            Boolean("siege_continue", "Siege: the attacker downgrades an Elite to fight each further round",
-                    default=False, shown_when=siege_follows(), short="Elite downgraded to go on",
-                    help="Off: each siege battle lasts one round. Going on needs an Elite and a Regular at hand to "
-                         "take its place: with neither, that siege battle ends.",
+            Boolean("siege_continue", "Will the attacker downgrade Elites to go on?",
+                    default=False, shown_when=siege_follows(), short="Elites downgraded to go on",
+                    help="A siege battle lasts one round; the attacker fights another round only by downgrading "
+                         "one of its Elites to a Regular, and the Regular must come from its casualties or the "
+                         "reinforcements: with none at hand it cannot, and that siege battle ends. Off: each "
+                         "siege battle lasts one round.",
                     source=wotr_battle.option_sources("siege_continue"), more=True),
+            Integer("start_round", "Round the battle is in", default=None, blank="from round 1", minimum=1,
+                    maximum=wotr_battle.MAX_ROUNDS, short="from round",
+                    help="For a battle already under way: the round it is in now, the Armies as they stand. A "
+                         "City's or Fortification's first-round rule applies only in round 1, and the modifiers' "
+                         "rounds count on from here. Blank: round 1.", more=True),
             Integer("rounds", "Most rounds", default=None, blank="fought to the end", minimum=1,
                     maximum=wotr_battle.MAX_ROUNDS,
                     help="Counted on through any siege. Blank: fight until one Army is gone (or the attacker "

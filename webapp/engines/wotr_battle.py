@@ -40,7 +40,13 @@ rounds shown one by one and the rest as one tail. Two things make the pass short
   those rounds are fought on each Army alone; a pair of states gets the product of the two
   Armies' chances (see _Solver._open_field);
 - standing and withdrawing compared share one pass: the rounds before the withdrawal are
-  the same battle either way (see _Solver).
+  the same battle either way (see _Solver);
+- after a withdrawal, the chance of holding out with every plan of the attacker's for the
+  Stronghold (1 to 5 siege battles, going on or not) comes from the same pass: a plan of
+  fewer siege battles is the start of one of five, and where nothing in the siege depends
+  on the round, the plans not asked for are fought without it (see _Solver._steady_siege).
+A battle in progress (start_round) is fought from its own round: the rules tied to a round
+(a City's first round, the modifiers' rounds) follow the battle's numbering (see _regime).
 Everything is exact in method, with no sampling. `exact=True` works in fractions.Fraction
 throughout; the default works in floating point, which the tests hold within 1e-12 of the
 fractions, and drops any state's chance below 1e-20 in a round (at most a few times 1e-15
@@ -187,6 +193,11 @@ def _check_army(side, army):
         require_int(f"{side}_replacement_regulars", army.replacement_regulars, 0, MAX_REPLACEMENT_REGULARS)
 
 
+def _side(army):
+    """The arguments of _side_table for an Army (a small key, quick to hash)."""
+    return army.regulars, army.elites, army.casualty_policy, _enough(army.replacement_regulars, army.elites)
+
+
 def _enough(replacements, elites):
     """None when `replacements` can never run out for this many elites (one cache entry)."""
     return None if replacements is None or replacements >= elites else replacements
@@ -232,7 +243,9 @@ def _remove_casualties(regulars, elites, hits, policy, replacements):
     best_key = None
     for removed in range(min(elites, hits // 2) + 1):  # c: two hits each
         for replaced in range(min(elites - removed, hits - 2 * removed) + 1):  # b
-            for lost in range(min(elites - removed - replaced, hits - 2 * removed - replaced) + 1):  # d
+            # d: only once no Regular is at hand, never with one always at hand
+            most_lost = 0 if replacements is None else min(elites - removed - replaced, hits - 2 * removed - replaced)
+            for lost in range(most_lost + 1):
                 regulars_out = hits - 2 * removed - replaced - lost  # a
                 if regulars_out > regulars:
                     continue
@@ -351,31 +364,45 @@ class _Plan:
     siege_battles: int
     exact: bool
     compare: bool = False  # solve standing in the field as well as withdrawing (see _Solver)
+    start_round: int = 1  # the battle's own number of the round it starts in (see _regime)
+
+
+def _table_plans(plan):
+    """[(the attacker goes on, siege battles)]: the attacker's plans for the Stronghold the hold-out
+    table weighs after a withdrawal, both ways with the most siege battles there can be (a plan of
+    fewer siege battles is the start of one of these, ending where the next siege battle would
+    begin, see _Solver.withdrawing); none without a withdrawal."""
+    if plan.withdraw_after is None:
+        return []
+    return [(True, MAX_SIEGE_BATTLES), (False, MAX_SIEGE_BATTLES)]
 
 
 def _roll_changes(plan):
-    """The rounds in which the rolls may differ from the round before, and round 1, in order."""
-    changes = {1}
-    if plan.terrain in WALLED:
-        changes.add(2)
+    """The rounds fought (1: the first, see _regime) in which the rolls may differ from the round
+    before, and round 1, in order."""
+    offset = plan.start_round - 1
+    changes = {1, 2} if plan.terrain in WALLED and offset == 0 else {1}
     for army in (plan.attacker, plan.defender):
         first, last = modifier_window("modifier_rounds", army.modifier_rounds)
-        changes.add(first)
-        if last is not None:
-            changes.add(last + 1)
+        changes.update(round_ - offset for round_ in (first, None if last is None else last + 1)
+                       if round_ is not None and round_ > plan.start_round)
     return sorted(changes)
 
 
 def _regime(plan, kind, t):
-    """(attacker's hit number, attacker's modifiers on, defender's modifiers on) in round t.
+    """(attacker's hit number, attacker's modifiers on, defender's modifiers on) in the t-th round
+    fought. The battle's own round number is t + start_round - 1: a City's or Fortification's first
+    round and the modifiers' rounds follow it, so a battle that starts in round 2 is fought as
+    from round 2.
 
     kind: "field" or "siege" (a Stronghold under siege, including after a withdrawal).
     """
-    hit = HARD_HIT if kind == "siege" or (t == 1 and plan.terrain in WALLED) else NORMAL_HIT
+    round_ = t + plan.start_round - 1
+    hit = HARD_HIT if kind == "siege" or (round_ == 1 and plan.terrain in WALLED) else NORMAL_HIT
 
     def on(army):
         first, last = modifier_window("modifier_rounds", army.modifier_rounds)
-        return first <= t and (last is None or t <= last)
+        return first <= round_ and (last is None or round_ <= last)
 
     return hit, on(plan.attacker), on(plan.defender)
 
@@ -409,6 +436,18 @@ class _Tally:
             setattr(both, name, getattr(self, name) + getattr(other, name))
         return both
 
+    def end(self, pair, outcome, chance, t):
+        """The battle ends at `pair` after round t this often."""
+        self.final[pair] += chance
+        column = self.by_round[outcome]
+        if t < len(column):
+            column[t] += chance
+
+    def stop(self, pair, chance):
+        """The round limit stops the battle at `pair`, both Armies standing, this often."""
+        self.final[pair] += chance
+        self.stopped += chance
+
     def count_rounds(self, first, last, present, shown):
         """The battle is on at the start of rounds first..last with these chances."""
         if first <= last:
@@ -437,18 +476,22 @@ class _Solver:
     """One pass over the chain's states in order of phase, then falling hit points.
 
     A node is (phase, attacker state, defender state), numbered as one int: phase 0 is the
-    field battle, phase b >= 1 a siege with b siege battles still to fight (the current
-    one included). arrivals[node][t] is the chance of coming to the node from elsewhere at
-    the start of round t; slot last + 1 is the tail (every round after `last`) when the
-    battle is fought to the end. A node is visited once, after every node that leads to it:
-    nodes wait in buckets by (phase rank, hit points), and every move goes to a later bucket.
+    field battle, and each siege plan fought round by round (see _fought_by_round) has a phase for
+    each of its siege battles. arrivals[node][t] is the chance of coming to the node from
+    elsewhere at the start of round t; slot last + 1 is the tail (every round after `last`)
+    when the battle is fought to the end. A node is visited once, after every node that leads
+    to it: nodes wait in buckets by (siege battle, hit points), and every move goes to a later
+    bucket but a quiet field round (no hit on either side), which is closed in one step.
 
-    What the pass finds goes to three tallies: `before`, the field battle before the
-    defender withdraws (all of it when it does not); `siege`, everything after the
-    withdrawal; and, when standing and withdrawing are compared (plan.compare), `after`,
-    the field battle from the round the defender would have withdrawn on, had it stood. The
-    rounds before a withdrawal are the same battle either way, so they are fought once:
-    withdrawing is before + siege, standing before + after.
+    What the pass finds goes to tallies: `before`, the field battle before the defender
+    withdraws (all of it when it does not); `withdrawal`; by siege phase, `siege` (what happens
+    in that siege battle) and `closing` (the siege ending after it, as a plan with no more
+    siege battles ends); and, when standing and withdrawing are compared (plan.compare),
+    `after`, the field battle from the round the defender would have withdrawn on, had it
+    stood. The rounds before a withdrawal are the same battle either way, so they are fought
+    once: withdrawing is before + withdrawal + the siege battles, standing before + after.
+    The hold-out table's plans not fought round by round are fought afterwards, without the
+    round (see _steady_siege).
     """
 
     def __init__(self, plan: _Plan):
@@ -458,10 +501,7 @@ class _Solver:
         self.zero = Fraction(0) if plan.exact else 0.0
         self.one = Fraction(1) if plan.exact else 1.0
         self.negligible = 0 if plan.exact else FLOAT_NEGLIGIBLE
-        self.att_side = (attacker.regulars, attacker.elites, attacker.casualty_policy,
-                         _enough(attacker.replacement_regulars, attacker.elites))
-        self.def_side = (defender.regulars, defender.elites, defender.casualty_policy,
-                         _enough(defender.replacement_regulars, defender.elites))
+        self.att_side, self.def_side = _side(attacker), _side(defender)
         self.att_table, self.def_table = _side_table(*self.att_side), _side_table(*self.def_side)
         self.att_count, self.def_count = len(self.att_table[0]), len(self.def_table[0])
         self.pairs = self.att_count * self.def_count
@@ -480,6 +520,24 @@ class _Solver:
         # attacker is at the strength where it ceases (it stops after any round)
         self.can_be_quiet = [units > self.ceases for units in self.att_units]
 
+        self._horizon()
+        self.table = _table_plans(plan)
+        self.sieges = self._fought_by_round()  # [(the attacker goes on, siege battles)], each its own phases
+        self.battles = max((battles for _, battles in self.sieges), default=0)
+        # the siege battle after which the plan asked for ends for want of another, when the plan
+        # fought round by round goes on: the siege ending there (closing) is counted only for it
+        self.closing_phases = {self._siege_phase(number, plan.siege_battles)
+                               for number, (goes_on, battles) in enumerate(self.sieges)
+                               if goes_on == plan.siege_continue and plan.siege_battles < battles}
+        self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
+        self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
+        self.rolls = {}
+        self.going = {}  # phase -> _going(phase)
+
+    def _horizon(self):
+        """The rounds fought one by one (1..last; when the battle is fought to the end, the rest at
+        once as the tail), the rounds shown one by one, and the rounds of the withdrawal."""
+        plan = self.plan
         steady_from = _roll_changes(plan)[-1]  # from this round on the rolls no longer change
         self.withdraws_at = None if plan.withdraw_after is None else plan.withdraw_after + 1
         if plan.rounds is not None:
@@ -495,10 +553,23 @@ class _Solver:
         self.split = self.withdraws_at if plan.compare and self.withdraws_at is not None else self.last + 2
         # the last field round fought: the round before the withdrawal, unless standing is counted too
         self.field_until = self.last if self.split <= self.last or self.withdraws_at is None else self.withdraws_at - 1
-        self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
-        self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
-        self.rolls = {}
-        self.going = {}  # phase -> _going(phase)
+
+    def _fought_by_round(self):
+        """The siege plans fought round by round: the one asked for, and the hold-out table's others
+        unless nothing in the siege depends on the round (then they are fought without it)."""
+        plan = self.plan
+        asked = [(plan.siege_continue, plan.siege_battles)] if plan.terrain == "siege" or self.table else []
+        if not self.table or self._siege_is_steady(self.withdraws_at or 1):
+            return asked
+        return self.table
+
+    def _siege_is_steady(self, siege_from):
+        """Whether nothing in the siege depends on the round: no round limit and the same rolls in every
+        round it can last (every round of it ends a siege battle or costs the attacker an Elite)."""
+        until = siege_from + MAX_SIEGE_BATTLES + self.plan.attacker.elites - 1
+        if not self.tail and self.last < until:
+            return False
+        return len({_regime(self.plan, "siege", t) for t in range(siege_from, until + 1)}) == 1
 
     def _segments(self, kind):
         """[(first round, last round, regime)] covering rounds 1..last, equal rounds merged."""
@@ -516,7 +587,7 @@ class _Solver:
         arrivals = self.arrivals[node] = [self.zero] * (self.last + 2)
         phase, pair = divmod(node, self.pairs)
         a, d = divmod(pair, self.def_count)
-        rank = 0 if phase == 0 else 1 + self.plan.siege_battles - phase
+        rank = 0 if phase == 0 else self._battle_of(phase)[1]
         self.buckets[rank * (self.top_hp + 1) + self.top_hp - self.att_hp[a] - self.def_hp[d]].append(node)
         return arrivals
 
@@ -543,18 +614,20 @@ class _Solver:
 
         feeding: [(slot the round leads to, chance of fighting it)]; each chance moves on to the
         nodes the round leads to, leaving out a quiet round (no hit on either side: back to the
-        same node, see _visit). stops: (tally, chance) for a round `last` the round limit stops:
-        where the battle would have gone on, it ends. Returns (ends, by_outcome): ends, [(pair,
-        chance)] where the battle is over after the round; by_outcome, {outcome: chance} summing
-        them.
+        same node, see _visit). stops: the chance of fighting a round `last` the round limit
+        stops: where the battle would have gone on, it ends (in this siege battle's tally, or
+        the next one's where it would have begun). Returns (ends, by_outcome, closing): ends,
+        [(pair, chance)] where the battle is over after the round; by_outcome, {outcome:
+        chance} summing them; closing, [(pair, chance)] where the next siege battle begins,
+        which ends a plan with no more siege battles.
         """
         att_losses, def_losses, _, _ = self._rolls(regime)
         going = self.going.get(phase) or self._going(phase)
         att_gone, def_gone, def_count, zero = self.att_gone, self.def_gone, self.def_count, self.zero
-        all_arrivals = self.arrivals
-        stopped_at, stopped = (stops[0].final, stops[1]) if stops else (None, zero)
+        all_arrivals, next_phase = self.arrivals, self.pairs * (phase + 1)
+        closes = phase in self.closing_phases
         defender_rolls = def_losses[d][self.att_dice[a]]
-        ends = []
+        ends, closing = [], []
         by_outcome = {}
         for a2, p in att_losses[a][self.def_dice[d]]:
             row = a2 * def_count
@@ -566,49 +639,74 @@ class _Solver:
                     outcome = _OUTCOME_OF[att_gone[a2]][def_gone[d2]]
                     by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
                 elif phase or a2 != a or d2 != d:
+                    if closes and going_on >= next_phase:
+                        closing.append((row + d2, chance))
                     if feeding:
                         target = all_arrivals[going_on + d2] or self._arrivals(going_on + d2)
                         for slot, here in feeding:  # plain loops beat list comprehensions on short stretches
                             target[slot] += chance * here
-                    if stopped_at is not None:
-                        stopped_at[row + d2] += chance * stopped
-        return ends, by_outcome
+                    if stops is not None:
+                        self._stop(phase + (going_on >= next_phase), row + d2, chance * stops)
+        return ends, by_outcome, closing
 
     def _going(self, phase):
         """For each attacker state after a round in this phase, where the battle goes on: the first
         node of its row (add the defender's state), or None where the battle is over."""
         payment, pairs, def_count = self.att_table[2], self.pairs, self.def_count
+        goes_on, battle, battles = self._battle_of(phase) if phase else (False, 0, 0)
         going = []
         for a2, units in enumerate(self.att_units):
             if units == 0 or units <= self.ceases:
                 going.append(None)  # the attacker is gone or ceases the attack
             elif phase == 0:
                 going.append(a2 * def_count)
-            elif self.plan.siege_continue and payment[a2] >= 0:  # it pays an Elite to fight on
+            elif goes_on and payment[a2] >= 0:  # it pays an Elite to fight on
                 going.append(phase * pairs + payment[a2] * def_count)
-            elif phase > 1:  # the next siege battle
-                going.append((phase - 1) * pairs + a2 * def_count)
+            elif battle < battles:  # the next siege battle
+                going.append((phase + 1) * pairs + a2 * def_count)
             else:
                 going.append(None)  # the last siege battle ends after this round
         self.going[phase] = going
         return going
 
+    def _battle_of(self, phase):
+        """(the attacker goes on, siege battle from 1, siege battles) of a siege phase."""
+        plan, battle = divmod(phase - 1, self.battles)
+        goes_on, battles = self.sieges[plan]
+        return goes_on, battle + 1, battles
+
+    def _siege_phase(self, plan, battle):
+        """The phase of siege battle `battle` (from 1) of the siege plan numbered `plan`."""
+        return 1 + plan * self.battles + battle - 1
+
+    def _stop(self, phase, pair, chance):
+        """The round limit stops the battle at `pair` in this phase's tally, both Armies standing."""
+        tally = self.siege[phase] if phase else self._field_tally(self.last)
+        tally.final[pair] += chance
+        tally.stopped += chance
+
     # ------------------------------------------------------------------ the pass
 
     def solve(self):
         plan = self.plan
-        self.arrivals = [None] * (self.pairs * (plan.siege_battles + 1))
-        self.buckets = [[] for _ in range((plan.siege_battles + 1) * (self.top_hp + 1))]
-        self.before, self.after, self.siege = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
+        phases = 1 + len(self.sieges) * self.battles
+        self.arrivals = [None] * (self.pairs * phases)
+        self.buckets = [[] for _ in range((self.battles + 1) * (self.top_hp + 1))]
+        self.before, self.after, self.withdrawal = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
+        # by phase (0 unused): what happens in each siege battle, and the siege ending after it
+        self.siege = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
+        self.closing = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
+        self.entering = {}  # pair -> the chance the defender withdraws into its Stronghold there
         if self.withdraws_at == 1 and not plan.compare:
             self._withdraw(0, 0, 1, self.one)
         elif plan.terrain == "siege":
-            self._arrivals(self._node(plan.siege_battles, 0, 0))[1] = self.one
+            self._arrivals(self._node(self._siege_phase(0, 1), 0, 0))[1] = self.one
         elif not self._open_field():
             self._arrivals(0)[1] = self.one
         for bucket in self.buckets:  # a visit only adds to later buckets
             for node in bucket:
                 self._visit(node)
+        self.falls = {goes_on: self._steady_siege(goes_on) for goes_on, _ in self.table}
         return self
 
     def _node(self, phase, a, d):
@@ -618,21 +716,66 @@ class _Solver:
         """The defender pulls back into its Stronghold at the start of round t: a siege begins."""
         inside = self.def_table[3][d]
         (r, e), (r_in, e_in) = self.def_table[0][d], self.def_table[0][inside]
-        siege = self.siege
-        siege.withdrew += mass
-        siege.to_reinforcements += mass * (r + e - r_in - e_in)
-        siege.elites_to_reinforcements += mass * (e - e_in)
-        node = self._node(self.plan.siege_battles, a, inside)
-        (self.arrivals[node] or self._arrivals(node))[t] += mass
+        tally = self.withdrawal
+        tally.withdrew += mass
+        tally.to_reinforcements += mass * (r + e - r_in - e_in)
+        tally.elites_to_reinforcements += mass * (e - e_in)
+        self.entering[a * self.def_count + inside] = self.entering.get(a * self.def_count + inside, self.zero) + mass
+        for plan in range(len(self.sieges)):  # each siege plan begins with the same withdrawal
+            node = self._node(self._siege_phase(plan, 1), a, inside)
+            (self.arrivals[node] or self._arrivals(node))[t] += mass
 
     def _field_tally(self, t):
         return self.before if t < self.split else self.after
+
+    def as_planned(self):
+        """The tally of the battle as the plan fights it (standing, when compared, is before + after)."""
+        if not self.sieges:
+            return self.before
+        return self.withdrawing(self.plan.siege_battles, self.plan.siege_continue)
+
+    def withdrawing(self, battles, goes_on):
+        """The tally of the battle with this siege after the withdrawal (or in the Stronghold under
+        siege): `battles` siege battles, the attacker going on or not."""
+        plan = next(number for number, (on, _) in enumerate(self.sieges) if on == goes_on)
+        tally = self.before + self.withdrawal
+        for battle in range(1, battles + 1):
+            tally += self.siege[self._siege_phase(plan, battle)]
+        if battles < self.sieges[plan][1]:  # the siege ends where the next battle would begin
+            tally += self.closing[self._siege_phase(plan, battles)]
+        return tally
+
+    def hold_out(self):
+        """The chance the defender holds out with each plan of the attacker's for the Stronghold:
+        ((siege battles, the attacker goes on, chance), ...), 1 to 5 siege battles, not going on
+        and going on."""
+        rows = []
+        for goes_on, battles in self.table:
+            lost = self._destroyed(self.before)
+            for battle, falls in enumerate(self._falls_by_battle(goes_on), start=1):
+                lost += falls
+                rows.append((battle, goes_on, self.one - lost))
+        return tuple(sorted(rows))
+
+    def _destroyed(self, tally):
+        """The chance the defender is destroyed in what a tally counts."""
+        final = tally.final
+        return sum((final[pair] for pair in compress(count(), final) if self.def_gone[pair % self.def_count]),
+                   self.zero)
+
+    def _falls_by_battle(self, goes_on):
+        """The chance the defender falls in each siege battle of the table's plan, going on or not:
+        the battles fought round by round, then those fought without the round."""
+        number = next((number for number, (on, _) in enumerate(self.sieges) if on == goes_on), None)
+        by_round = [] if number is None else [self._destroyed(self.siege[self._siege_phase(number, battle)])
+                                              for battle in range(1, self.sieges[number][1] + 1)]
+        return by_round + self.falls[goes_on]
 
     def _tallies(self, phase, first, last):
         """[(tally, first, last)]: rounds first..last of this phase, field rounds split between
         `before` and `after`."""
         if phase:
-            return ((self.siege, first, last),)
+            return ((self.siege[phase], first, last),)
         split = self.split
         return (self.before, first, min(last, split - 1)), (self.after, max(first, split), last)
 
@@ -646,18 +789,30 @@ class _Solver:
         of states that leaves the opening gets the product of the two Armies' chances, round
         by round. Returns False when there is no opening (an attacker that ceases at once).
         """
-        plan = self.plan
-        zero, last, negligible, shown = self.zero, self.last, self.negligible, self.shown
-        ceases = self.ceases
         att_dice, def_dice = self.att_dice[0], self.def_dice[0]
-        att_inside = [dice == att_dice and units > ceases for dice, units in zip(self.att_dice, self.att_units)]
+        att_inside = [dice == att_dice and units > self.ceases for dice, units in zip(self.att_dice, self.att_units)]
         def_inside = [dice == def_dice for dice in self.def_dice]
         if not att_inside[0]:
             return False
+        att_flow, def_flow = {}, {}  # state -> (first round, [chance of coming to it in round t])
+        fought, att_mass, def_mass = self._fight_opening(att_inside, def_inside, att_flow, def_flow)
+        stops = not self.tail and fought == self.last  # the round limit stops what is still on after round `last`
+        for a2, att_column in att_flow.items():
+            for d2, def_column in def_flow.items():
+                if not (att_inside[a2] and def_inside[d2]):
+                    self._leave_opening(a2, d2, att_column, def_column, fought, stops)
+        if fought == self.field_until:  # still in the opening after its last round (not dropped)
+            self._after_opening(att_mass, def_mass, fought + 1, stops)
+        return True
+
+    def _fight_opening(self, att_inside, def_inside, att_flow, def_flow):
+        """The opening's rounds, each Army alone, until neither is left in it (or, in floating point,
+        too little to count) or the last field round. Returns (rounds fought, the attacker's and the
+        defender's chances of still being in the opening after them)."""
+        zero, negligible = self.zero, self.negligible
         regimes = [None] + [regime for t0, t1, regime in self.segments[0] for _ in range(t0, t1 + 1)]
         att_mass, def_mass = {0: self.one}, {0: self.one}
-        att_flow, def_flow = {}, {}  # state -> (first round, [chance of coming to it in round t])
-        inside = [zero] * (last + 2)  # the chance both Armies are still in the opening at the start of round t
+        inside = [zero] * (self.last + 2)  # the chance both Armies are still in the opening at the start of round t
         t = 1
         while t <= self.field_until:
             inside[t] = sum(att_mass.values(), zero) * sum(def_mass.values(), zero)
@@ -665,67 +820,15 @@ class _Solver:
                 inside[t] = zero
                 att_mass = def_mass = {}  # dropped: negligible in floating point
                 break
-            if t == self.withdraws_at:
-                self._withdraw_all(att_mass, def_mass, t)
+            if t == self.withdraws_at:  # standing compared with withdrawing: these pairs withdraw too
+                self._after_opening(att_mass, def_mass, t, False)
             att_losses, def_losses, _, _ = self._rolls(regimes[t])
-            att_mass = self._one_side(att_mass, att_losses, def_dice, att_inside, att_flow, t)
-            def_mass = self._one_side(def_mass, def_losses, att_dice, def_inside, def_flow, t)
+            att_mass = self._one_side(att_mass, att_losses, self.def_dice[0], att_inside, att_flow, t)
+            def_mass = self._one_side(def_mass, def_losses, self.att_dice[0], def_inside, def_flow, t)
             t += 1
-        fought = t - 1
-        for tally, first, until in self._tallies(0, 1, fought):
-            tally.count_rounds(first, until, inside, shown)
-        stops = not self.tail and fought == last  # the round limit stops what is still on after round `last`
-        feeds_until = fought - 1 if stops else fought
-
-        def_count = self.def_count
-        att_units, def_units = self.att_units, self.def_units
-        by_outcome = {}
-        for a2, (att_first, att_column) in att_flow.items():
-            attacker_gone = att_units[a2] == 0
-            attacker_stops = attacker_gone or att_units[a2] <= ceases
-            for d2, (def_first, def_column) in def_flow.items():
-                if att_inside[a2] and def_inside[d2]:
-                    continue
-                first = max(att_first, def_first)
-                pair = a2 * def_count + d2
-                defender_gone = def_units[d2] == 0
-                if attacker_stops or defender_gone:
-                    chances = [zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
-                                                                      def_column[first:fought + 1])]
-                    by_outcome[_OUTCOME_OF[attacker_gone][defender_gone]] = self.one
-                    for tally, start, until in self._tallies(0, first, fought):
-                        tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, shown)
-                    by_outcome.clear()
-                    continue
-                if first <= feeds_until:
-                    target = self.arrivals[pair] or self._arrivals(pair)
-                    for t in range(first, feeds_until + 1):
-                        target[t + 1] += att_column[t] * def_column[t]
-                if stops:
-                    chance = att_column[last] * def_column[last]
-                    tally = self._field_tally(last)
-                    tally.final[pair] += chance
-                    tally.stopped += chance
-        t = fought + 1
-        if t > self.field_until:  # not dropped
-            for a, att_chance in att_mass.items():
-                for d, def_chance in def_mass.items():
-                    pair = a * def_count + d
-                    if t == self.withdraws_at:  # and the defender does not stand
-                        self._withdraw(a, d, t, att_chance * def_chance)
-                    elif stops:
-                        tally = self._field_tally(last)
-                        tally.final[pair] += att_chance * def_chance
-                        tally.stopped += att_chance * def_chance
-                    else:  # fought to the end: the rest of the battle goes on in the pass
-                        (self.arrivals[pair] or self._arrivals(pair))[t] += att_chance * def_chance
-        return True
-
-    def _withdraw_all(self, att_mass, def_mass, t):
-        """Standing compared with withdrawing: the pairs still in the opening withdraw too."""
-        for a, att_chance in att_mass.items():
-            for d, def_chance in def_mass.items():
-                self._withdraw(a, d, t, att_chance * def_chance)
+        for tally, first, until in self._tallies(0, 1, t - 1):
+            tally.count_rounds(first, until, inside, self.shown)
+        return t - 1, att_mass, def_mass
 
     def _one_side(self, mass, losses, opposing_dice, inside, flow, t):
         """One Army's chances after round t, inside the opening; flow[state] records every state it came to."""
@@ -742,38 +845,89 @@ class _Solver:
                     after[state2] = after.get(state2, zero) + moved
         return after
 
+    def _leave_opening(self, a2, d2, att_flow, def_flow, fought, stops):
+        """The pair (a2, d2), which rounds of the opening lead out of it: the battle ends there or goes
+        on in the pass, each round's chance the product of the two Armies' own."""
+        (att_first, att_column), (def_first, def_column) = att_flow, def_flow
+        first = max(att_first, def_first)
+        pair = a2 * self.def_count + d2
+        attacker_gone, defender_gone = self.att_units[a2] == 0, self.def_units[d2] == 0
+        if attacker_gone or defender_gone or self.att_units[a2] <= self.ceases:
+            chances = [self.zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
+                                                                  def_column[first:fought + 1])]
+            by_outcome = {_OUTCOME_OF[attacker_gone][defender_gone]: self.one}
+            for tally, start, until in self._tallies(0, first, fought):
+                tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, self.shown)
+            return
+        feeds_until = fought - 1 if stops else fought
+        if first <= feeds_until:
+            target = self.arrivals[pair] or self._arrivals(pair)
+            for t in range(first, feeds_until + 1):
+                target[t + 1] += att_column[t] * def_column[t]
+        if stops:
+            self._stop(0, pair, att_column[self.last] * def_column[self.last])
+
+    def _after_opening(self, att_mass, def_mass, t, stops):
+        """The pairs still in the opening at the start of round t: they withdraw into the Stronghold,
+        are stopped by the round limit, or fight on in the pass."""
+        for a, att_chance in att_mass.items():
+            for d, def_chance in def_mass.items():
+                pair, chance = a * self.def_count + d, att_chance * def_chance
+                if t == self.withdraws_at:
+                    self._withdraw(a, d, t, chance)
+                elif stops:
+                    self._stop(0, pair, chance)
+                else:
+                    (self.arrivals[pair] or self._arrivals(pair))[t] += chance
+
     def _visit(self, node):
+        """Fight every round the battle can be at this node in, and send each chance on."""
         arrivals = self.arrivals[node]
         self.arrivals[node] = None
         start = next(compress(count(), arrivals), None)  # the first round anything arrives
         if start is None:
             return
-        arrived_until = len(arrivals) - 1 - next(compress(count(), reversed(arrivals)))
         phase, pair = divmod(node, self.pairs)
         a, d = divmod(pair, self.def_count)
-        zero, last, negligible, shown = self.zero, self.last, self.negligible, self.shown
-        fights_until = self.field_until if phase == 0 else last
-        segments = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments[phase != 0]
-                    if t1 >= start and t0 <= fights_until]
+        fights_until = self.field_until if phase == 0 else self.last
+        stretches = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments[phase != 0]
+                     if t1 >= start and t0 <= fights_until]
+        present = arrivals  # turned into the chance of being here at the start of each round, in place
+        end, carried = self._present(phase, a, d, present, start, stretches, fights_until)
+        for tally, first, until in self._tallies(phase, start, end):
+            tally.count_rounds(first, until, present, self.shown)
+        tail = self._tail_here(phase, a, d, arrivals[self.last + 1] + carried, fights_until)
+        for t0, t1, regime in stretches:
+            if t0 > min(t1, end):
+                break
+            tail = self._fight_stretch(phase, a, d, t0, min(t1, end), regime, present, carried, tail)
+        if tail is not None:
+            regime, rounds_here = tail
+            ends, _, closing = self._fight(phase, a, d, regime, [(self.last + 1, rounds_here)])
+            self._count_tail(phase, ends, closing, rounds_here)
+        if phase == 0 and self.withdraws_at is not None and start <= self.withdraws_at:
+            self._withdraw_from(a, d, present, end, carried, fights_until)
 
-        # the chance of being here at the start of each round: arrivals, plus a quiet round before,
-        # computed in place (arrivals[t] is read before present[t] is written) and only as far as
-        # the chance is not negligible
-        present = arrivals
+    def _present(self, phase, a, d, present, start, stretches, fights_until):
+        """Turn the node's arrivals into the chance of being here at the start of each round, in place:
+        in the field a round with no hit on either side leaves the battle here (arrivals[t] is read
+        before present[t] is written), worked out only as far as the chance is not negligible.
+        Returns (end, carried): the last round with a chance worth fighting, and what quiet rounds
+        carry on past `fights_until` (0 unless the chance is still worth fighting there)."""
+        zero, negligible = self.zero, self.negligible
+        arrived_until = len(present) - 1 - next(compress(count(), reversed(present)))
         carried = zero
         reached = min(arrived_until, fights_until)
         if phase == 0 and self.can_be_quiet[a]:
-            for t0, t1, regime in segments:
+            for t0, t1, regime in stretches:
                 if t0 > arrived_until and carried <= negligible:
                     break
                 quiet = self._quiet(a, d, regime)
                 until = min(t1, arrived_until)
-                t = t0
-                if until >= t0:
-                    for t in range(t0, until + 1):
-                        carried = present[t] = present[t] + carried
-                        carried *= quiet
-                    t = until + 1
+                for t in range(t0, until + 1):
+                    carried = present[t] = present[t] + carried
+                    carried *= quiet
+                t = max(t0, until + 1)
                 while t <= t1 and carried > negligible:
                     present[t] = carried
                     carried *= quiet
@@ -782,66 +936,126 @@ class _Solver:
         end = reached
         while end >= start and present[end] <= negligible:  # exact zeros, or negligible floats
             end -= 1
-        if end < fights_until:
-            carried = zero
-        for tally, first, until in self._tallies(phase, start, end):
-            tally.count_rounds(first, until, present, shown)
+        return end, (carried if end >= fights_until else zero)
 
-        # every round after `last` at once, when the battle is fought to the end: the rolls no
-        # longer change, so the quiet rounds are geometric; tail = (regime, expected rounds here)
-        tail = None
-        if self.tail and fights_until == last:
-            rounds_here = arrivals[last + 1] + carried  # the chance of coming to the tail here
-            if rounds_here:
-                regime = self.tail_regimes[phase != 0]
-                if phase == 0 and self.can_be_quiet[a]:
-                    rounds_here /= 1 - self._quiet(a, d, regime)
-                tail = regime, rounds_here
-        for t0, t1, regime in segments:
-            t1 = min(t1, end)
-            if t0 > t1:
-                break
-            # with a round limit, round `last` leads to no further round
-            feeds_until = t1 if self.tail or t1 < last else last - 1
-            feeding = [(t + 1, here) for t, here in zip(range(t0, feeds_until + 1), present[t0:feeds_until + 1])
-                       if here]
-            with_tail = tail is not None and t1 == last and regime == tail[0]
-            if with_tail:  # the same round goes on in the tail
-                feeding.append((last + 1, tail[1]))
-            stops = None
-            if not self.tail and t1 == last:  # stopped by the round limit, both Armies standing
-                stops = (self.siege if phase else self._field_tally(last)), present[last]
-            ends, by_outcome = self._fight(phase, a, d, regime, feeding, stops)
-            if ends:
-                for tally, first, until in self._tallies(phase, t0, t1):
-                    tally.count_ends(first, until, present, ends, by_outcome, shown)
-            if stops:
-                tally, mass = stops
-                tally.final[pair] += carried
-                tally.stopped += mass - sum((chance for _, chance in ends), zero) * mass
-            if with_tail:
-                self._count_tail(phase, ends, tail[1])
-                tail = None
-        if tail is not None:
-            regime, rounds_here = tail
-            ends, _ = self._fight(phase, a, d, regime, [(last + 1, rounds_here)])
-            self._count_tail(phase, ends, rounds_here)
+    def _tail_here(self, phase, a, d, coming, fights_until):
+        """Every round after `last` at once, when the battle is fought to the end: the rolls no longer
+        change, so the quiet rounds are geometric. Returns (regime, expected rounds here) or None;
+        coming: the chance of coming to the tail here."""
+        if not (self.tail and fights_until == self.last and coming):
+            return None
+        regime = self.tail_regimes[phase != 0]
+        if phase == 0 and self.can_be_quiet[a]:
+            coming /= 1 - self._quiet(a, d, regime)
+        return regime, coming
 
+    def _fight_stretch(self, phase, a, d, t0, t1, regime, present, carried, tail):
+        """Rounds t0..t1, fought with the same rolls, and the tail if it is fought with them too.
+        Returns the tail still to fight (None once fought)."""
+        last = self.last
+        # with a round limit, round `last` leads to no further round
+        feeds_until = t1 if self.tail or t1 < last else last - 1
+        feeding = [(t + 1, here) for t, here in zip(range(t0, feeds_until + 1), present[t0:feeds_until + 1]) if here]
+        with_tail = tail is not None and t1 == last and regime == tail[0]
+        if with_tail:  # the same round goes on in the tail
+            feeding.append((last + 1, tail[1]))
+        stops = present[last] if not self.tail and t1 == last else None  # the round limit stops what goes on
+        ends, by_outcome, closing = self._fight(phase, a, d, regime, feeding, stops)
+        if ends:
+            for tally, first, until in self._tallies(phase, t0, t1):
+                tally.count_ends(first, until, present, ends, by_outcome, self.shown)
+        if closing:
+            moving_on = {"neither_eliminated": sum((chance for _, chance in closing), self.zero)}
+            self.closing[phase].count_ends(t0, t1, present, closing, moving_on, self.shown)
+        if stops is not None and carried:  # a quiet last round: stopped where it is
+            self._stop(0, a * self.def_count + d, carried)
+        if with_tail:
+            self._count_tail(phase, ends, closing, tail[1])
+            return None
+        return tail
+
+    def _withdraw_from(self, a, d, present, end, carried, fights_until):
+        """The chance the battle is at (a, d) when the defender withdraws goes into the Stronghold."""
         withdraws_at = self.withdraws_at
-        if phase == 0 and withdraws_at is not None and start <= withdraws_at:
-            if withdraws_at <= fights_until:  # standing compared: this chance withdraws too
-                leaving = present[withdraws_at] if withdraws_at <= end else zero
-            else:
-                leaving = arrivals[withdraws_at] + carried
-            if leaving:
-                self._withdraw(a, d, withdraws_at, leaving)
+        if withdraws_at <= fights_until:  # standing compared: this chance withdraws too
+            leaving = present[withdraws_at] if withdraws_at <= end else self.zero
+        else:
+            leaving = present[withdraws_at] + carried
+        if leaving:
+            self._withdraw(a, d, withdraws_at, leaving)
 
-    def _count_tail(self, phase, ends, rounds_here):
-        """The tail's rounds here, and where they end."""
-        tally = self.siege if phase else self._field_tally(self.last + 1)
+    def _count_tail(self, phase, ends, closing, rounds_here):
+        """The tail's rounds here, and where they end (or the next siege battle begins)."""
+        tally = self.siege[phase] if phase else self._field_tally(self.last + 1)
         tally.occupancy += rounds_here
         for pair, chance in ends:
             tally.final[pair] += chance * rounds_here
+        for pair, chance in closing:
+            self.closing[phase].final[pair] += chance * rounds_here
+
+    # ------------------------------------------------------------------ the hold-out table's other plans
+
+    def _steady_siege(self, goes_on):
+        """The chance the defender falls in each siege battle of the table's plan (going on or not)
+        after those fought round by round, when nothing in the siege depends on the round (see
+        _fought_by_round). With no round to keep, each pair is fought once, carrying the chance
+        of ever being there, in order of the attacker's falling hit points: a round of a siege
+        battle ends it or costs the attacker an Elite, so it never comes back to a pair."""
+        number = next((number for number, (on, _) in enumerate(self.sieges) if on == goes_on), None)
+        fought = 0 if number is None else self.sieges[number][1]
+        if fought == MAX_SIEGE_BATTLES or not self.entering:
+            return [self.zero] * (MAX_SIEGE_BATTLES - fought)
+        pairs = self.entering if number is None else self._going_on_after(number, fought)
+        regime, routes = _regime(self.plan, "siege", self.withdraws_at or 1), self._siege_routes(goes_on)
+        falls = []
+        for battle in range(fought, MAX_SIEGE_BATTLES):
+            fallen, pairs = self._steady_battle(pairs, regime, routes, battle + 1 < MAX_SIEGE_BATTLES)
+            falls.append(fallen)
+        return falls
+
+    def _going_on_after(self, number, battle):
+        """{pair: chance} where the siege plan fought round by round ends for want of another siege
+        battle after `battle`: both Armies standing and the attacker not ceasing."""
+        final = self.siege[self._siege_phase(number, battle)].final
+        return {pair: final[pair] for pair in compress(count(), final)
+                if not self.def_gone[pair % self.def_count] and self.att_units[pair // self.def_count] > self.ceases}
+
+    def _siege_routes(self, goes_on):
+        """Where a siege battle goes after a round, by attacker state: None where the attacker is gone
+        or ceases, the state it pays an Elite to fight on in, or -1 for the next siege battle."""
+        payment = self.att_table[2]
+        return [None if units == 0 or units <= self.ceases else (payment[a2] if goes_on else -1)
+                for a2, units in enumerate(self.att_units)]
+
+    def _steady_battle(self, pairs, regime, routes, more):
+        """One siege battle from `pairs` {pair: chance of beginning there}, with no round to keep:
+        (the chance the defender falls in it, {pair: chance the next battle begins there}).
+        routes: where the battle goes after a round, by attacker state (see _siege_routes); more:
+        whether another siege battle follows."""
+        zero, dc, att_dice, def_dice, att_hp, def_gone = \
+            self.zero, self.def_count, self.att_dice, self.def_dice, self.att_hp, self.def_gone
+        att_losses, def_losses, _, _ = self._rolls(regime)
+        buckets = [{} for _ in range(att_hp[0] + 1)]  # by the attacker's hit points
+        for pair, chance in pairs.items():
+            buckets[att_hp[pair // dc]][pair] = chance
+        falls, moving = zero, {}
+        for bucket in reversed(buckets):  # fought highest first
+            for pair, chance in bucket.items():
+                a, d = divmod(pair, dc)
+                defender_rolls = def_losses[d][att_dice[a]]
+                for a2, p in att_losses[a][def_dice[d]]:
+                    route, moved = routes[a2], chance * p
+                    if route is None or (route < 0 and not more):  # over: only the defender's fall counts
+                        falls += sum((moved * q for d2, q in defender_rolls if def_gone[d2]), zero)
+                        continue
+                    # the next battle, or the attacker pays an Elite: fewer hit points, a later bucket
+                    target, base = (moving, a2 * dc) if route < 0 else (buckets[att_hp[route]], route * dc)
+                    for d2, q in defender_rolls:
+                        if def_gone[d2]:
+                            falls += moved * q
+                        else:
+                            target[base + d2] = target.get(base + d2, zero) + moved * q
+        return falls, moving
 
 
 _OUTCOME_OF = (("neither_eliminated", "defender_eliminated"), ("attacker_eliminated", "both_eliminated"))
@@ -851,7 +1065,7 @@ def _outcome(attacker_gone, defender_gone):
     return _OUTCOME_OF[attacker_gone][defender_gone]
 
 
-def _numbers(solver, tally):
+def _numbers(solver, tally, hold_out=None):
     """A solved battle's numbers, as immutable tuples (kept in a bounded cache)."""
     att_states, def_states = solver.att_table[0], solver.def_table[0]
     final = tuple((att_states[pair // solver.def_count], def_states[pair % solver.def_count], tally.final[pair])
@@ -862,11 +1076,11 @@ def _numbers(solver, tally):
         for name in OUTCOMES:
             totals[name] += tally.by_round[name][t]
         still = tally.stopped if (not solver.tail and t == solver.last) else tally.present[t + 1]
-        rows.append((t, *(totals[name] for name in OUTCOMES), still))
+        rows.append((t + solver.plan.start_round - 1, *(totals[name] for name in OUTCOMES), still))
         if not still:
             break
     return (final, tuple(rows), tally.occupancy, tally.withdrew, tally.to_reinforcements,
-            tally.elites_to_reinforcements)
+            tally.elites_to_reinforcements, hold_out)
 
 
 @lru_cache(maxsize=128)
@@ -882,8 +1096,13 @@ def _solve(plan: _Plan):
     place = _solved(plan)
     if "numbers" not in place:
         solver = _Solver(plan).solve()
-        place["numbers"] = _numbers(solver, solver.before + solver.siege)
+        place["numbers"] = _numbers(solver, solver.as_planned(), _hold_out(solver))
     return place["numbers"]
+
+
+def _hold_out(solver):
+    """The hold-out table of a battle with a withdrawal, else None."""
+    return solver.hold_out() if solver.plan.withdraw_after is not None else None
 
 
 def _solve_both(withdrawing: _Plan, standing: _Plan):
@@ -892,7 +1111,7 @@ def _solve_both(withdrawing: _Plan, standing: _Plan):
     if "numbers" in stand_place or "numbers" in withdraw_place:
         return _solve(withdrawing), _solve(standing)
     solver = _Solver(replace(withdrawing, compare=True)).solve()
-    withdraw_place["numbers"] = _numbers(solver, solver.before + solver.siege)
+    withdraw_place["numbers"] = _numbers(solver, solver.as_planned(), _hold_out(solver))
     stand_place["numbers"] = _numbers(solver, solver.before + solver.after)
     return withdraw_place["numbers"], stand_place["numbers"]
 
@@ -902,10 +1121,17 @@ def _solve_both(withdrawing: _Plan, standing: _Plan):
 
 def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int | None = None,
            attacker_ceases_at: int | None = None, siege_continue: bool = True,
-           withdraw_after: int | None = None, siege_battles: int = 1, exact: bool = False) -> dict:
+           withdraw_after: int | None = None, siege_battles: int = 1, exact: bool = False,
+           start_round: int = 1) -> dict:
     """The outcome of a War of the Ring battle between two Armies (see the module docstring).
 
     terrain: "field", "city", "fortification" or "siege".
+    start_round: the round the battle is in (1..100), for a battle in progress: the Armies as
+        they stand at its start. A City's or Fortification's first-round rule applies only
+        when it is 1, and modifier_rounds count the battle's own rounds, so a battle from
+        round 2 in a City is fought as the same Armies in the field from round 2. `rounds`
+        and `withdraw_after` count the rounds fought from here; per_round numbers them as
+        the battle does (start_round, start_round + 1, ...).
     rounds: fight at most this many rounds (1..100), counted on through any siege battles;
         None fights until the battle (and any siege after it) ends.
     attacker_ceases_at: the attacker ceases after any round that leaves its Combat
@@ -948,16 +1174,17 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
           "summary" or "rulebook"; steps: plain sentences (the working).
     """
     plan = _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after,
-                 siege_battles, exact)
+                 siege_battles, exact, start_round)
     return _result(plan, _solve(plan))
 
 
 def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after, siege_battles,
-          exact):
+          exact, start_round):
     """The checked inputs of battle(), as the chain's cache key."""
     _check_army("attacker", attacker)
     _check_army("defender", defender)
     require_choice("terrain", terrain, TERRAINS)
+    require_int("start_round", start_round, 1, MAX_ROUNDS)
     if rounds is not None:
         require_int("rounds", rounds, 1, MAX_ROUNDS)
     if attacker_ceases_at is not None:
@@ -978,12 +1205,12 @@ def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continu
                                               f"can defend a Stronghold under siege")
 
     return _Plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after,
-                 siege_battles, exact)
+                 siege_battles, exact, start_round=start_round)
 
 
 def _result(plan, numbers):
     """battle()'s result from the chain's numbers (see _numbers)."""
-    final, rows, expected_rounds, withdrew, to_reinforcements, elites_to_reinforcements = numbers
+    final, rows, expected_rounds, withdrew, to_reinforcements, elites_to_reinforcements, hold_out = numbers
     attacker, defender = plan.attacker, plan.defender
     zero = Fraction(0) if plan.exact else 0.0
 
@@ -1008,6 +1235,7 @@ def _result(plan, numbers):
             "defender_destroyed": defender_destroyed,
             "attacker_destroyed": outcomes["attacker_eliminated"] + outcomes["both_eliminated"],
         },
+        "start_round": plan.start_round,
         "withdrew": withdrew,
         "attacker_survivors": _by_units(attacker_detail, attacker.units, zero),
         "defender_survivors": _by_units(defender_detail, defender.units, zero),
@@ -1022,6 +1250,9 @@ def _result(plan, numbers):
         "expected_defender_to_reinforcements": to_reinforcements,
         "per_round": per_round,
         "expected_rounds": expected_rounds,
+        "hold_out_by_siege_battles": None if hold_out is None else [
+            {"siege_battles": battles, "siege_continue": goes_on, "defender_holds": chance}
+            for battles, goes_on, chance in hold_out],
     }
     result["sources"] = _sources(plan)
     result["steps"] = _explain(plan, result)
@@ -1030,7 +1261,7 @@ def _result(plan, numbers):
 
 def stand_or_withdraw(attacker: Army, defender: Army, withdraw_after: int = 0, siege_battles: int = 1,
                       rounds: int | None = None, attacker_ceases_at: int | None = None,
-                      siege_continue: bool = True, exact: bool = False) -> dict:
+                      siege_continue: bool = True, exact: bool = False, start_round: int = 1) -> dict:
     """"Stand or withdraw?" for a defender in a region with its own Stronghold.
 
     Fights the same battle two ways: standing in the field to the end (terrain "field"),
@@ -1041,7 +1272,7 @@ def stand_or_withdraw(attacker: Army, defender: Army, withdraw_after: int = 0, s
     {headline key: withdraw minus stand}}, each result as battle() gives it.
     """
     withdrawing = _plan(attacker, defender, "field", rounds, attacker_ceases_at, siege_continue, withdraw_after,
-                        siege_battles, exact)
+                        siege_battles, exact, start_round)
     standing = replace(withdrawing, withdraw_after=None, siege_battles=1)
     withdraw_numbers, stand_numbers = _solve_both(withdrawing, standing)
     stand, withdraw = _result(standing, stand_numbers), _result(withdrawing, withdraw_numbers)
@@ -1080,7 +1311,8 @@ RULES = {
                  "battle, the attacker may move in, and the Stronghold is besieged", "summary"),
     "stronghold": ("Attacking the Stronghold is a new battle; at most 5 Army units (any number of Leaders) fit "
                    "inside, the rest going back to the reinforcements", "rulebook"),
-    "siege": ("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite", "rulebook"),
+    "siege": ("A siege battle: the attacker hits only on 6, one round unless it downgrades an Elite (which needs a "
+              "Regular at hand to take the Elite's place)", "rulebook"),
 }
 OPTION_RULES = {  # each option of battle() and Army (as the API names it) and the rules it brings in
     "terrain": ("rolls", "walls", "siege"),
@@ -1088,7 +1320,7 @@ OPTION_RULES = {  # each option of battle() and Army (as the API names it) and t
     "modifier_rounds": ("modifier_rounds",),
     "withdraw_after": ("withdraw", "stronghold", "siege"),
     "siege_battles": ("stronghold", "siege"),
-    "siege_continue": ("siege",),
+    "siege_continue": ("siege", "replacement_regulars"),
 }
 SOURCES = ("summary", "rulebook")
 
@@ -1102,15 +1334,17 @@ def option_sources(option: str) -> tuple:
 def _sources(plan):
     """The rules this battle used, each with where it comes from."""
     used = ["rolls"]
-    if any(army.replacement_regulars is not None for army in (plan.attacker, plan.defender)):
+    sieged = plan.terrain == "siege" or plan.withdraw_after is not None
+    if any(army.replacement_regulars is not None for army in (plan.attacker, plan.defender)) or \
+            (sieged and plan.siege_continue):  # downgrading an Elite to go on needs a Regular at hand
         used.append("replacement_regulars")
     if any(army.modifier_rounds != "all" for army in (plan.attacker, plan.defender)):
         used.append("modifier_rounds")
-    if plan.terrain in WALLED:
+    if plan.terrain in WALLED and plan.start_round == 1:
         used.append("walls")
     if plan.withdraw_after is not None:
         used += ["withdraw", "stronghold"]
-    if plan.terrain == "siege" or plan.withdraw_after is not None:
+    if sieged:
         used.append("siege")
     return [{"rule": RULES[key][0], "source": RULES[key][1]} for key in used]
 
@@ -1151,7 +1385,8 @@ def _roll_sentence(side, army, hit, modifiers_on):
 
 
 def _roll_sentences(plan, kind, prefix, first_round=1, last_round=None):
-    """One sentence per stretch of rounds (within first_round..last_round) with the same rolls."""
+    """One sentence per stretch of rounds fought (within first_round..last_round, see _regime) with
+    the same rolls, each named by the battle's own round numbers."""
     starts = sorted({first_round, *(t for t in _roll_changes(plan)
                                     if first_round < t and (last_round is None or t <= last_round))})
     stretches = []  # [first, last or None, regime]
@@ -1162,59 +1397,28 @@ def _roll_sentences(plan, kind, prefix, first_round=1, last_round=None):
             stretches[-1][1] = last
         else:
             stretches.append([first, last, regime])
+    offset = plan.start_round - 1
     lines = []
     for first, last, (hit, att_on, def_on) in stretches:
-        if last is None:
-            label = "each round" if first == 1 else f"from round {first} on"
-        elif first == last:
-            label = f"round {first}"
-        else:
-            label = f"rounds {first} to {last}"
-        label = prefix + label
+        label = prefix + _rounds_words(first + offset, None if last is None else last + offset, plan.start_round)
         lines.append(f"{label[0].upper()}{label[1:]}: " + _roll_sentence("attacker", plan.attacker, hit, att_on) + " "
                      + _roll_sentence("defender", plan.defender, NORMAL_HIT, def_on))
     return lines
 
 
+def _rounds_words(first, last, start_round):
+    """Rounds first..last (last None: to the end) in words; "each round" when that is all of them."""
+    if last is None:
+        return "each round" if first == start_round else f"from round {first} on"
+    return f"round {first}" if first == last else f"rounds {first} to {last}"
+
+
 def _explain(plan, result):
-    attacker, defender, terrain = plan.attacker, plan.defender, plan.terrain
-    lines = [_army_sentence("attacker", attacker), _army_sentence("defender", defender)]
-    sieged = terrain == "siege" or plan.withdraw_after is not None
-    if terrain == "field":
-        lines.append("Battle in the field: both Armies hit on 5+ in every round.")
-    elif terrain in WALLED:
-        lines.append(f"Round 1 in {_TERRAIN_NAMES[terrain]}: the attacker hits only on 6; "
-                     f"from round 2 on it hits on 5+. The defender hits on 5+ throughout (rulebook).")
-    if plan.withdraw_after is not None:
-        k = plan.withdraw_after
-        when = "before round 1" if k == 0 else f"after {k} round{'s' if k != 1 else ''} in the field"
-        lines.append(f"The defender retreats into its Stronghold {when}, if the battle is still on. The retreat "
-                     f"ends the field battle; the attacker moves in with its whole Army and the Stronghold is "
-                     f"besieged (summary). Attacking it is a new battle (rulebook).")
-        lines.append("At most 5 Army units fit in the Stronghold, with any number of Leaders; the defender keeps "
-                     "its elites first and the units beyond 5 go back to the reinforcements (rulebook).")
-    if sieged:
-        battles = plan.siege_battles
-        lines.append(f"Siege of a Stronghold: the attacker hits only on 6 in every round; the defender hits on 5+ "
-                     f"(rulebook). The attacker fights {battles} siege battle{'s' if battles != 1 else ''} in a row.")
-        if plan.siege_continue:
-            lines.append("A siege battle lasts one round; the attacker fights on only by downgrading one of its "
-                         "elites to a regular after each round, and with no elite left that siege battle ends.")
-        else:
-            lines.append("Each siege battle lasts a single round: the attacker does not pay an elite to go on.")
-    for side, army in (("attacker", attacker), ("defender", defender)):
-        if army.modifier_rounds != "all" and (army.modifier or army.reroll_modifier):
-            lines.append(f"The {side}'s modifiers apply {_window_words(army)} only"
-                         f"{' (rounds counted on through the siege)' if sieged and terrain != 'siege' else ''}; "
-                         f"a Combat card's effect lasts for its round unless it says otherwise (summary).")
-    if terrain == "siege":
-        lines += _roll_sentences(plan, "siege", "")
-    elif plan.withdraw_after is None:
-        lines += _roll_sentences(plan, "field", "")
-    else:
-        if plan.withdraw_after:
-            lines += _roll_sentences(plan, "field", "in the field, ", 1, plan.withdraw_after)
-        lines += _roll_sentences(plan, "siege", "in the siege, ", plan.withdraw_after + 1)
+    """The working: the Armies, where and how they fight, the rolls round by round, the results."""
+    lines = [_army_sentence("attacker", plan.attacker), _army_sentence("defender", plan.defender)]
+    lines += _battlefield_sentences(plan)
+    lines += _modifier_sentences(plan)
+    lines += _rolls_sentences(plan)
     lines.append("Both Armies roll in the same round and take their casualties together, "
                  "so both can be eliminated at once.")
     lines.append("Each hit removes a regular or downgrades an elite to a regular; two hits can remove an elite.")
@@ -1225,7 +1429,72 @@ def _explain(plan, result):
         lines.append("The battle is fought until it ends, solved as an absorbing Markov chain.")
     else:
         lines.append(f"The battle stops after at most {plan.rounds} round{'s' if plan.rounds != 1 else ''}.")
-    outcomes = result["outcomes"]
+    return lines + _result_sentences(plan, result)
+
+
+def _battlefield_sentences(plan):
+    """Where the battle is fought, from which round, and any withdrawal and siege."""
+    terrain, start = plan.terrain, plan.start_round
+    lines = []
+    if start > 1:
+        lines.append(f"The battle is already in round {start}: the Armies are as they stand at its start, and its "
+                     f"rounds are counted on from round {start}.")
+    if terrain == "field":
+        lines.append("Battle in the field: both Armies hit on 5+ in every round.")
+    elif terrain in WALLED and start == 1:
+        lines.append(f"Round 1 in {_TERRAIN_NAMES[terrain]}: the attacker hits only on 6; "
+                     f"from round 2 on it hits on 5+. The defender hits on 5+ throughout (rulebook).")
+    elif terrain in WALLED:
+        lines.append(f"In {_TERRAIN_NAMES[terrain]} the attacker hits only on 6 in round 1 (rulebook); from round "
+                     f"{start} both Armies hit on 5+, as in the field.")
+    if plan.withdraw_after is not None:
+        k = plan.withdraw_after
+        when = f"before round {start}" if k == 0 else f"after {k} round{'s' if k != 1 else ''} in the field"
+        lines.append(f"The defender retreats into its Stronghold {when}, if the battle is still on. The retreat "
+                     f"ends the field battle; the attacker moves in with its whole Army and the Stronghold is "
+                     f"besieged (summary). Attacking it is a new battle (rulebook).")
+        lines.append("At most 5 Army units fit in the Stronghold, with any number of Leaders; the defender keeps "
+                     "its elites first and the units beyond 5 go back to the reinforcements (rulebook).")
+    if terrain == "siege" or plan.withdraw_after is not None:
+        lines += _siege_sentences(plan)
+    return lines
+
+
+def _siege_sentences(plan):
+    battles = plan.siege_battles
+    lines = [f"Siege of a Stronghold: the attacker hits only on 6 in every round; the defender hits on 5+ "
+             f"(rulebook). The attacker fights {battles} siege battle{'s' if battles != 1 else ''} in a row."]
+    if plan.siege_continue:
+        lines.append("A siege battle lasts one round; the attacker fights on only by downgrading one of its "
+                     "elites to a regular after each round, which needs a Regular at hand to take the elite's "
+                     "place; with no elite or no Regular to spare, that siege battle ends.")
+    else:
+        lines.append("Each siege battle lasts a single round: the attacker does not downgrade an elite to go on.")
+    return lines
+
+
+def _modifier_sentences(plan):
+    sieged_after_field = plan.withdraw_after is not None
+    return [f"The {side}'s modifiers apply {_window_words(army)} only"
+            f"{' (rounds counted on through the siege)' if sieged_after_field else ''}; "
+            f"a Combat card's effect lasts for its round unless it says otherwise (summary)."
+            for side, army in (("attacker", plan.attacker), ("defender", plan.defender))
+            if army.modifier_rounds != "all" and (army.modifier or army.reroll_modifier)]
+
+
+def _rolls_sentences(plan):
+    if plan.terrain == "siege":
+        return _roll_sentences(plan, "siege", "")
+    if plan.withdraw_after is None:
+        return _roll_sentences(plan, "field", "")
+    lines = []
+    if plan.withdraw_after:
+        lines += _roll_sentences(plan, "field", "in the field, ", 1, plan.withdraw_after)
+    return lines + _roll_sentences(plan, "siege", "in the siege, ", plan.withdraw_after + 1)
+
+
+def _result_sentences(plan, result):
+    sieged = plan.terrain == "siege" or plan.withdraw_after is not None
     wording = {
         "defender_eliminated": "The defender is eliminated",
         "attacker_eliminated": "The attacker is eliminated",
@@ -1233,10 +1502,10 @@ def _explain(plan, result):
         "neither_eliminated": ("Both Armies still stand when the fighting ends" if sieged
                                else "The battle stops with both Armies standing"),
     }
+    lines = []
     if plan.withdraw_after is not None:
         lines.append(f"The defender withdraws into the Stronghold: about {_percent(result['withdrew'])}.")
-    for name in OUTCOMES:
-        lines.append(f"{wording[name]}: about {_percent(outcomes[name])}.")
+    lines += [f"{wording[name]}: about {_percent(result['outcomes'][name])}." for name in OUTCOMES]
     lines.append(f"The defender still holds out (in the field or its Stronghold): "
                  f"about {_percent(result['headline']['defender_holds'])}.")
     lines.append(f"Expected number of rounds: about {approximately(result['expected_rounds'])}.")
