@@ -35,6 +35,13 @@
 
   function render(data) {
     box.textContent = "";
+    // a question over the length limit is read up to it: the API says so in a note
+    if (data.note) {
+      var note = document.createElement("p");
+      note.className = "live-note";
+      note.textContent = data.note;
+      box.appendChild(note);
+    }
     if (!data.results || !data.results.length) {
       var none = document.createElement("p");
       none.className = "live-empty";
@@ -100,7 +107,7 @@
         if (data && data.error && /^offline/.test(data.error)) throw new Error("offline");
         if (input.value.trim() !== q || !data) return;
         if (data.results) render(data);
-        // a query it refuses, such as one too long: the error names the box as the API does (q: ...)
+        // a query it refuses: the error names the box as the API does (q: ...)
         else if (data.error) say("Search: " + data.error.replace(input.name + ": ", ""));
       })
       .catch(function (error) { if (error.name !== "AbortError" && input.value.trim() === q) offline(); });

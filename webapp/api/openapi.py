@@ -1,7 +1,7 @@
 """The OpenAPI document, generated from the same declarations that parse each endpoint's input."""
 from ..calculators.fields import REQUIRED, describe, object_schema
 from ..content import GAME_IDS
-from ..search_input import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
+from ..search import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 PLANS_NOTE = ("Rules search and exact calculators for five Middle-earth games. Each calculator request answers one "
@@ -27,7 +27,9 @@ def search_operation():
             "operationId": "search",
             "parameters": [
                 {"name": "q", "in": "query", "required": True,
-                 "schema": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "pattern": r"\S"}},
+                 "description": (f"The question, in the player's own words. Up to {MAX_QUERY_CHARS:,} characters are "
+                                 "read; a longer question is cut there and the answer says so in `note`."),
+                 "schema": {"type": "string", "minLength": 1, "pattern": r"\S"}},
                 {"name": "game", "in": "query", "schema": {"type": "string", "enum": list(GAME_IDS)}},
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX, "default": API_LIMIT}},
             ],
@@ -76,10 +78,12 @@ def document(calculators):
         "components": {"schemas": {
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
             "SearchResults": {
-                "type": "object", "required": ["query", "total", "results", "suggestion", "rewrites"],
+                "type": "object", "required": ["query", "total", "results", "suggestion", "rewrites", "note"],
                 "properties": {
                     "query": {"type": "string"}, "total": {"type": "integer"},
                     "suggestion": {"type": "string", "nullable": True},
+                    "note": {"type": "string", "nullable": True,
+                             "description": "Said when the question was cut at the length limit (query is what was read)"},
                     "results": {"type": "array", "items": {
                         "type": "object",
                         "required": ["id", "game", "section", "kind", "title", "url", "snippet", "game_title", "section_title"],

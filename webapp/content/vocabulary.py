@@ -25,6 +25,8 @@ ITEM_KEYS = ("players", "rules")
 
 def fold(text: str) -> str:
     """Lowercase without accents: what a player types for what the rules print."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
