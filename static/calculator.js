@@ -6,6 +6,7 @@
   "use strict";
   var form = document.getElementById("calc-form");
   if (!form) return;
+  var nextStep = document.querySelector("form.next-step");  // a result's next round: its steppers too
 
   // --- errors: the list at the top takes the focus, so it is read out; a link in it goes to the
   // field with its label in view and puts the cursor in the box
@@ -77,6 +78,10 @@
   });
   form.addEventListener("keydown", function () { focused = null; });
   form.addEventListener("input", function () { focused = null; });
+  if (nextStep) {
+    enhanceSteppers(nextStep);
+    nextStep.addEventListener("focusin", function (e) { if (e.target.matches("input[type=text]")) e.target.select(); });
+  }
 
   // --- fields shown only when another field has a given value
   // a field hidden because it does not apply reads as blank, so the fields that hang on it hide too

@@ -4,7 +4,7 @@ not set, typing replacing a box's number, the taps and keystrokes a real questio
 inputs offered back, plan B's changes in bold, no page scrolling sideways with every fold open, and
 screenshots of every form and answer, light and dark, in test-output/forms/."""
 import re
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -347,3 +347,38 @@ def test_screenshots_of_every_form_and_answer_light_and_dark(phone, live_server,
             target = shots / f"{calc_id}-{what}-{scheme}.png"
             phone.screenshot(path=str(target))
             assert target.stat().st_size > 10000
+
+
+# --------------------------------------------------------------------------- after this round
+
+CITY_BATTLE = {"attacker_regulars": 4, "attacker_elites": 2, "attacker_leadership": 2, "defender_regulars": 3,
+               "defender_elites": 1, "defender_leadership": 1, "terrain": "city", "attacker_modifier": 1,
+               "attacker_modifier_rounds": "all", "attacker_ceases_at": 1}
+
+
+@pytest.mark.parametrize("taps, stands", [
+    # each side lost a Regular
+    ([("One less", "Attacker Regulars"), ("One less", "Defender Regulars")],
+     {"attacker_regulars": 3, "defender_regulars": 2}),
+    # the defender's Elite was downgraded: one Elite less, one Regular more
+    ([("One less", "Defender Elites"), ("One more", "Defender Regulars")],
+     {"defender_regulars": 4, "defender_elites": 0}),
+], ids=["each-side-lost-a-regular", "the-defenders-elite-downgraded"])
+def test_after_this_round_answers_the_next_round_in_at_most_4_taps(phone, live_server, calculators, taps, stands):
+    calc = calculators["wotr-battle"]
+    phone.goto(url(live_server, calc, CITY_BATTLE))
+    player = Counted(phone)
+    player.tap(".inputs-summary a[href='#next-step']")
+    for button, label in taps:
+        player.tap(f"form.next-step [aria-label='{button}: {label} after this round']")
+    with phone.expect_navigation():
+        player.tap("form.next-step button[type=submit]")
+    assert player.count <= 4, player.count
+    print(f"After this round ({', '.join(label for _, label in taps)}): {player.count} taps")
+    reached = parse_qs(urlsplit(phone.url).query)
+    expected = {**CITY_BATTLE, **stands, "start_round": 2}
+    assert {name: reached[name] for name in expected if name != "attacker_modifier_rounds"} == \
+        {name: [str(value)] for name, value in expected.items() if name != "attacker_modifier_rounds"}
+    answer = headline(phone)
+    assert "from round 2" in phone.locator(".inputs-summary").inner_text()
+    assert answer == api_headline(phone, live_server, calc, expected)

@@ -8,7 +8,8 @@ at import time.
 
 A result is shown answer first: the ``headline`` sentence, the charts not marked ``folded``, the
 calculator's own ``template``, then the details folded away (the other charts with their exact
-fractions, the working). ``key`` gives the one figure that sets plans side by side.
+fractions, the working). ``key`` gives the one figure that sets plans side by side, and ``next_step`` a
+way on from a result to the next step of the same situation (a battle's next round).
 """
 from __future__ import annotations
 
@@ -63,6 +64,23 @@ class Sides:
         return Sides(*(group.bind(data) for group in self.sides), rows=self.rows)
 
 
+NEXT = "next_step"  # the parameter of the button that answers the next step (a battle's next round)
+AFTER = "after-"  # the prefix of the boxes the player sets for the next step
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """A result's way on to the next step of the same situation (a battle's next round): the player sets
+    ``fields`` as they stand after it, from the values just answered, and ``values`` gives the setup to
+    answer next, every other input kept."""
+
+    title: str  # over the boxes: "After this round"
+    help: str  # what the player does, in a sentence
+    fields: tuple  # the names of the fields the player sets (counts of a Sides table)
+    button: Callable  # the values answered -> what the button says ("Fight round 2")
+    values: Callable  # (the values answered, the fields as they now stand) -> the next setup; None: no next step
+
+
 @dataclass(frozen=True)
 class Api:
     """One JSON endpoint of a calculator.
@@ -101,6 +119,7 @@ class Calculator:
     rules_used: Callable = lambda result: []  # [(rule, source)] the result used, source "summary" or "rulebook"
     page_working: Callable = None  # the working a page shows, when more than the engine's own (see working)
     apis: tuple = ()
+    next_step: NextStep | None = None  # a result's way on to the next step (a battle's next round)
     data: str = ""  # a content data file of the calculator's game it reads (content/<game>/data/<data>.yaml)
     content: object = dataclasses.field(default=None, compare=False, repr=False)  # that file's values, once bound
 
@@ -202,6 +221,55 @@ class Calculator:
                 if text and text not in words:
                     words.append(text)
         return " · ".join(words) or "none set"
+
+    def offers_next_step(self, values) -> bool:
+        """Whether a result answered from these values offers the next step (a battle not yet over)."""
+        return self.next_step is not None and self.next_step.values(values, {}) is not None
+
+    def next_step_heads(self) -> list:
+        """The sides a next step's table sets out, as its columns are headed."""
+        return [group.legend for group in next(block for block in self.layout if isinstance(block, Sides)).sides]
+
+    def next_step_rows(self, values, args) -> list:
+        """The next step's boxes as a table: [(row label, [None or (field, its box's name, its text, its
+        error)] per side)], each box showing what was typed there, else the value just answered."""
+        fields = self.next_step.fields
+        sides = next(block for block in self.layout if isinstance(block, Sides))
+        rows = []
+        for label, cells in self.table_rows(sides):
+            boxes = []
+            for member in cells:
+                if member is None or member.name not in fields:
+                    boxes.append(None)
+                    continue
+                name = AFTER + member.name
+                text = args.get(name, member.form_value(values.get(member.name)))
+                try:
+                    member.parse_text(text, member.name)
+                    error = ""
+                except InputError as problem:
+                    error = problem.message
+                boxes.append((member, name, text, error))
+            if any(boxes):
+                rows.append((label, boxes))
+        return rows
+
+    def next_query(self, args) -> list | None:
+        """After the next step's button: the parameters of the setup to answer next, or None when the
+        button was not pressed, the values answered or the boxes cannot be read (the page then says why)."""
+        if self.next_step is None or NEXT not in args:
+            return None
+        values, errors, _, result = self.answer(args)
+        now, wrong = {}, False
+        for name in self.next_step.fields:
+            try:
+                now[name] = self.field(name).parse_text(args.get(AFTER + name, ""), name)
+            except InputError:
+                wrong = True
+        if errors or result is None or wrong:
+            return None
+        following = self.next_step.values(values, now)
+        return None if following is None else self.form_query(following)
 
     def blank_values(self) -> dict:
         """The values of a form left blank, as far as it can be read: each field's zero, else None."""

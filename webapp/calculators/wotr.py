@@ -2,7 +2,7 @@
 from fractions import Fraction
 
 from ..engines import wotr_battle, wotr_combat
-from .calculator import (Api, Calculator, Group, Headline, Sides, at_least, at_least_ladder, decimal,
+from .calculator import (Api, Calculator, Group, Headline, NextStep, Sides, at_least, at_least_ladder, decimal,
                          distribution_chart, line_chart, outcome_chart, percent, usual_count)
 from .fields import Boolean, Choice, Integer, RoundWindow, When, choice_labels
 
@@ -161,6 +161,38 @@ def battle(values):
     result = {**result, "withdraw_after": withdraw_after, "siege_battles": options["siege_battles"],
               "siege_continue": options["siege_continue"]}
     return {**result, "hold_out_rows": hold_out_rows(result)}
+
+
+def after_round(values, now):
+    """The battle from its next round: the Armies as they now stand (``now``: some of their counts), the
+    round on by one and every other input kept, counted from there (most rounds, rounds in the field
+    before a withdrawal, Regulars at hand, which each Regular lost joins and each downgraded Elite's
+    replacement leaves). None when no round follows that the counts alone can tell: after the last
+    round allowed, or in a siege (whether the attacker went on is not in the counts)."""
+    choice = values["defender_choice"] or "stand"
+    withdrawing = values["terrain"] == "field" and choice in WITHDRAWING
+    if values["terrain"] == "siege" or (withdrawing and not values["withdraw_after"]) or values["rounds"] == 1:
+        return None
+    following = {**values, **now, "start_round": (values["start_round"] or 1) + 1}
+    if values["rounds"] is not None:
+        following["rounds"] = values["rounds"] - 1
+    if withdrawing:
+        following["withdraw_after"] = values["withdraw_after"] - 1
+    for side in ("attacker", "defender"):
+        at_hand = values[f"{side}_replacement_regulars"]
+        if at_hand is not None and f"{side}_regulars" in now:
+            following[f"{side}_replacement_regulars"] = at_hand + values[f"{side}_regulars"] - now[f"{side}_regulars"]
+    return following
+
+
+NEXT_ROUND = NextStep(
+    title="After this round",
+    help="The Armies as they stand now: − for each unit lost (an Elite downgraded: one Elite less, one Regular "
+         "more), or type what is left. Every other input stays.",
+    fields=("attacker_regulars", "attacker_elites", "defender_regulars", "defender_elites"),
+    button=lambda values: f"Fight round {(values['start_round'] or 1) + 1}",
+    values=after_round,
+)
 
 
 def hold_out_rows(result):
@@ -374,6 +406,7 @@ BATTLE = Calculator(
            "round. The sums are done in decimals, within a millionth of a millionth of the exact fractions (checked "
            "against them on many battles); the details give each figure to 10 decimal places, as the exact fractions run to "
            "dozens of digits.",
+    next_step=NEXT_ROUND,
     apis=(Api("/api/wotr/battle", "Outcome of a whole battle, round by round; standing or withdrawing",
               result=(*BATTLE_RESULT, ("stand", BATTLE_RESULT), "difference")),),
 )
