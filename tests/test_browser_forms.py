@@ -302,6 +302,14 @@ def test_plan_b_has_the_same_compact_form_and_what_differs_is_in_bold(phone, liv
 # --------------------------------------------------------------------------- no sideways scrolling
 
 
+# answers with more in their folds than the examples give: standing and withdrawing compared, with the
+# hold-out table; a battle in progress
+MORE_ANSWERS = {"wotr-battle": [{"attacker_regulars": 4, "attacker_elites": 2, "attacker_leadership": 2,
+                                 "defender_regulars": 3, "defender_elites": 1, "defender_leadership": 1,
+                                 "terrain": "field", "defender_choice": "compare", "withdraw_after": 1,
+                                 "siege_battles": 2, "siege_continue": "true", "start_round": 2}]}
+
+
 @pytest.mark.parametrize("width", [320, 390])
 @pytest.mark.parametrize("calc_id", CALCULATORS)
 def test_no_page_scrolls_sideways_with_every_fold_open(browser, live_server, calculators, calc_id, width):
@@ -310,12 +318,13 @@ def test_no_page_scrolls_sideways_with_every_fold_open(browser, live_server, cal
                                   service_workers="block")
     page = context.new_page()
     wide = []
-    for query in ((), calc.form_query()):
+    for query in ((), calc.form_query(), *MORE_ANSWERS.get(calc_id, ())):
         page.goto(url(live_server, calc, query))
         page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-        widths = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
-        if widths[0] > widths[1]:
-            wide.append((bool(query), widths))
+        # against the phone's width (a phone's browser widens its window to a page that overflows)
+        scrolls = page.evaluate("document.scrollingElement.scrollWidth")
+        if scrolls > width:
+            wide.append((query, scrolls))
     context.close()
     assert wide == [], wide
 
