@@ -392,13 +392,13 @@ def test_a_well_formed_chunked_body_is_read(live_server):
 
 
 def test_the_largest_allowed_combats_answer(client):
-    from webapp.engines.wotr_cards import MAX_CARDS, MAX_FACTION_CHARS, MAX_ICONS, MAX_ITEMS
+    from webapp.engines.wotr_cards import MAX_CARDS, MAX_ICONS, MAX_ITEMS
 
     defenders = [{"defence": 0, "items": [0] * MAX_ITEMS}] * MAX_CARDS
     path = client.post("/api/wotr-cards/path-combat", json={
         "shadow_attack_icons": MAX_ICONS, "path_defence": 0, "defenders": defenders, "order": "fewest-losses"})
     assert path.status_code == 200 and path.get_json()["eliminated"] == list(range(MAX_CARDS))
-    attackers = [{"attack": MAX_ICONS, "leadership": MAX_ICONS, "faction": "f" * MAX_FACTION_CHARS, "is_army": True}]
+    attackers = [{"attack": MAX_ICONS, "leadership": MAX_ICONS, "faction": "d", "is_army": True}]
     battle = client.post("/api/wotr-cards/battleground-combat", json={
         "owner": "shadow", "attackers": attackers * MAX_CARDS, "battleground_defence": MAX_ICONS,
         "defenders": [MAX_ICONS] * MAX_CARDS, "order": "given"})

@@ -54,6 +54,8 @@ class Plan:
     problems: dict  # the errors as the page shows them, a Problem by every name that has one
     differs: bool = False  # the summary lists only what differs from the first plan
     blanks: set = frozenset()  # the counts left blank, which the summary shows as 0
+    more_words: str = ""  # the options folded under More options, in a few words
+    changed: set = frozenset()  # the fields whose inputs differ from the first plan's (none for the first)
 
     @property
     def summary_shown(self) -> list:
@@ -98,9 +100,9 @@ def read_plans(calc, args, count) -> list[Plan]:
         submitted = any(member.given(args, prefix + member.name) for member in calc.fields)
         if submitted:
             values, errors, raw, result = calc.answer(args, prefix)
-        else:
-            values, errors, result = calc.prefill(), Errors(), None
-            raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
+        else:  # empty boxes, each showing its example greyed until the player types
+            values, errors, result = calc.blank_values(), Errors(), None
+            raw = {member.name: member.form_value(None) for member in calc.fields}
         applying = calc.applying(values)
         answered = result is not None
         blanks = calc.left_blank(args, prefix) if answered else set()
@@ -113,8 +115,11 @@ def read_plans(calc, args, count) -> list[Plan]:
                           summary=calc.summary(values, applying, blanks=blanks) if answered else [], blanks=blanks,
                           rules_used=calc.rules_used(result) if answered else [],
                           problems=calc.problems(errors, prefix, name if count > 1 else "",
-                                                 f"inputs-{letter.lower()}")))
+                                                 f"inputs-{letter.lower()}"),
+                          more_words=calc.more_words(values, applying)))
     first = plans[0]
+    for plan in plans[1:]:  # a later plan's form marks what differs from the first's
+        plan.changed = {name for name, typed in plan.raw.items() if typed != first.raw[name]}
     for plan in plans[1:]:  # a later plan says only how it differs from the first, field by field
         if plan.summary and first.summary:
             plan.summary = calc.summary(plan.values, plan.applying, blanks=plan.blanks,
