@@ -29,12 +29,16 @@ From the War of the Ring 2nd edition rulebook, not the summary:
   inside, and when a siege begins the units beyond 5 go back to the reinforcements;
 - attacking a besieged Stronghold is a new battle, a siege.
 
-Method. The chain is solved in order of remaining hit points (regulars + 2 x elites over
-both Armies): every hit lowers them, so the only way to stay in a state is a round with
-no hits on either side, and that self-loop is closed in one step (a geometric number of
-quiet rounds). Each state carries the chance of being there at the start of each round,
-so one pass gives the whole round-by-round curve; a battle fought to the end keeps the
-rounds shown one by one and the rest as one tail. Two things make the pass short:
+Method. The field battle is solved in order of remaining hit points (regulars + 2 x
+elites over both Armies): every hit lowers them, so the only way to stay in a state is a
+round with no hits on either side, and that self-loop is closed in one step (a geometric
+number of quiet rounds). Each state carries the chance of being there at the start of each
+round, so one pass gives the whole round-by-round curve; a battle fought to the end keeps
+the rounds shown one by one and the rest as one tail. A siege (a Stronghold under siege, or
+after a withdrawal) all begins in one round and lasts at most 15 rounds, each round ending a
+siege battle or costing the attacker an Elite, so it is fought forward round by round, the
+chances still in it carried from one round to the next (see _Solver._fight_sieges). What
+keeps the work short:
 - the opening: until either Army's Combat dice change (5 dice while it has 5 units or more),
   each Army's losses depend only on its own state, so the two Armies are independent and
   those rounds are fought on each Army alone; a pair of states gets the product of the two
@@ -42,7 +46,7 @@ rounds shown one by one and the rest as one tail. Two things make the pass short
 - standing and withdrawing compared share one pass: the rounds before the withdrawal are
   the same battle either way (see _Solver);
 - after a withdrawal, the chance of holding out with every plan of the attacker's for the
-  Stronghold (1 to 5 siege battles, going on or not) comes from the same pass: a plan of
+  Stronghold (1 to 5 siege battles, going on or not) comes from the same siege: a plan of
   fewer siege battles is the start of one of five, and where nothing in the siege depends
   on the round, the plans not asked for are fought without it (see _Solver._steady_siege).
 A battle in progress (start_round) is fought from its own round: the rules tied to a round
@@ -587,14 +591,16 @@ class _Solver:
         return len({_regime(self.plan, "siege", t) for t in range(siege_from, until + 1)}) == 1
 
     def _segments(self):
-        """[(first round, last round, regime)] covering field rounds 1..last, equal rounds merged."""
+        """[(first round, last round, regime)] covering field rounds 1..last, equal rounds merged: the
+        rolls stay the same from one round of _roll_changes to the next."""
         segments = []
-        for t in range(1, self.last + 1):
+        changes = [t for t in _roll_changes(self.plan) if t <= self.last]
+        for t, upto in zip(changes, changes[1:] + [self.last + 1]):
             regime = _regime(self.plan, "field", t)
             if segments and segments[-1][2] == regime:
-                segments[-1][1] = t
+                segments[-1][1] = upto - 1
             else:
-                segments.append([t, t, regime])
+                segments.append([t, upto - 1, regime])
         return segments
 
     def _arrivals(self, pair):
