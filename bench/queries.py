@@ -4,7 +4,8 @@ Every query comes from the words of the content itself: entry and section titles
 checklist titles, glossary terms and their aliases, and runs of one to four words from the rule
 text. A share of them is then changed the way a player on a phone changes them: one letter
 dropped, two letters swapped or one letter wrong, accents left off or put on, a phrase in
-quotes, a game filter. The random seed is fixed, so every run builds the same queries in the same
+quotes, a game filter. Some are long: a situation told at length, sentences of one game's rules
+run together up to 1,000 characters (as long as a question is read), then what is asked. The random seed is fixed, so every run builds the same queries in the same
 order, and no query text appears twice.
 
     python bench/queries.py              counts per kind and a sample
@@ -39,7 +40,9 @@ KIND_WEIGHTS = {
     "accents": 8,       # accents left off a word that has them, or put on one that has not
     "phrase": 10,       # "a quoted run of words", sometimes with a word outside the quotes
     "other game": 6,    # a title searched with another game's filter (often nothing found)
+    "long": 6,          # 400 to 1,000 characters: sentences of one game's rules, then a title asked about
 }
+LONG_CHARS = (400, 1000)  # how long a long question is: up to the most search reads
 GAME_FILTER_SHARE = 0.3  # share of queries (other than "other game") filtered to their own game
 
 STOP_WORDS = frozenset("""
@@ -165,6 +168,19 @@ class QueryMaker:
             return " ".join(run)
         return None
 
+    def long_question(self, source: Source, length: int | None = None) -> Query:
+        """A situation told at length (``length`` characters, or a random length in LONG_CHARS):
+        sentences from entries of the source's game, then its title asked about."""
+        rng = self.rng
+        same_game = [s for s in self.sources if s.game == source.game and s.text]
+        length = length or rng.randrange(*LONG_CHARS)
+        asked = f" So what about {title_words(rng.choice(source.titles)).lower()}?"
+        told = ""
+        while len(told) + len(asked) < length:
+            told += " " + rng.choice(rng.choice(same_game).text.split(". ")).strip().rstrip(".") + "."
+        text = fold(told.strip())[:length - len(asked)].rsplit(" ", 1)[0] + asked
+        return Query(text.rjust(length), self.game_for(source), "long")
+
     def make(self, kind: str) -> Query | None:
         rng = self.rng
         source = rng.choice(self.sources)
@@ -232,6 +248,8 @@ class QueryMaker:
                 if extra:
                     text = f"{text} {rng.choice(extra).lower()}" if rng.random() < 0.5 else f"{rng.choice(extra).lower()} {text}"
             return Query(text, self.game_for(source), kind)
+        if kind == "long":
+            return self.long_question(source)
         if kind == "other game":
             others = [g for g in self.games if g != source.game]
             return Query(self.casing(title_words(rng.choice(source.titles))), rng.choice(others), kind)
@@ -261,7 +279,7 @@ def build_queries(library=None, count: int = DEFAULT_COUNT, seed: int = SEED) ->
         query = maker.make(maker.rng.choices(kinds, weights)[0])
         if query is None:
             continue
-        text = " ".join(query.text.split())[:200]
+        text = " ".join(query.text.split())[:LONG_CHARS[1] if query.kind == "long" else 200]
         if not text.strip('" ') or text in seen:
             continue
         seen.add(text)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Red Book benchmark and prints its tables.
 #
-#   bash bench/run.sh           the full run (about 8 minutes on 2 cores; the soak takes the longest)
-#   bash bench/run.sh --quick   a short smoke run of every benchmark (about 2 minutes)
+#   bash bench/run.sh           the full run (about 10 minutes on 2 cores; the soak takes the longest)
+#   bash bench/run.sh --quick   a short smoke run of every benchmark (about 3 minutes)
 #
 # From a fresh clone it creates .venv, installs the project with its `serve` extra (gunicorn)
 # and, if wrk or nginx is missing, installs Debian's package (apt-get, as root or through sudo).
@@ -52,6 +52,8 @@ if [ "$QUICK" = 1 ]; then
     PROXY_ARGS=(--wait-quiet 30)
     BATTLE_ARGS=(--quick)
     SLOWEST_ARGS=(--tries 60)
+    PAUSES_ARGS=(--requests 1000 --wait-quiet 30)
+    ABUSE_ARGS=(--seconds 5 --wait-quiet 30)
 else
     LATENCY_ARGS=()
     STARTUP_ARGS=()
@@ -61,6 +63,8 @@ else
     PROXY_ARGS=()
     BATTLE_ARGS=()
     SLOWEST_ARGS=()
+    PAUSES_ARGS=()
+    ABUSE_ARGS=()
 fi
 
 echo "Red Book benchmarks, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -90,5 +94,13 @@ run "soak"            bench/soak.py
 run "battle engine"   bench/wotr_battle.py "${BATTLE_ARGS[@]}"
 run "slowest inputs"  bench/slowest_inputs.py "${SLOWEST_ARGS[@]}"
 run "battle load"     bench/battle_load.py
+run "pauses"          bench/pauses.py "${PAUSES_ARGS[@]}"
 run "production setup" bench/proxy.py "${PROXY_ARGS[@]}"
+if command -v npm >/dev/null 2>&1; then  # the offline bundle needs npm to build (docs/offline.md)
+    .venv/bin/redbook offline-build >/dev/null && run "offline bundle" bench/offline.py
+else
+    echo; echo "================================================================ offline bundle"
+    echo "skipped: npm is not installed, so the offline bundle cannot be built"
+fi
+run "abusive clients" bench/abuse.py "${ABUSE_ARGS[@]}"
 exit $status

@@ -14,8 +14,6 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from webapp.search_input import MAX_QUERY_CHARS  # noqa: E402
-
 GOAL_MS = 1000
 REPETITIONS = 3
 TEXTS = [
@@ -34,9 +32,8 @@ def slowest(client, path, text, repetitions):
         start = time.perf_counter()
         response = client.get(path, query_string={"q": text})
         worst = max(worst, (time.perf_counter() - start) * 1000)
-        # the API refuses text over the length limit by name (400); the page says so beside the box
-        refused = path.startswith("/api/") and len(text) > MAX_QUERY_CHARS
-        assert response.status_code == (400 if refused else 200), (path, text[:40], response.status_code)
+        # text over the length limit is read up to it, with a note: answered, never refused
+        assert response.status_code == 200, (path, text[:40], response.status_code)
     return worst
 
 

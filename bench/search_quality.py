@@ -3,16 +3,19 @@
 Every question in tests/player_questions/ is asked through webapp.search.search, once with its
 game's filter and once without, and ranked against the content ids that answer it. The questions
 come in batches, each written without looking at search results: batch 1 (<game>.yaml) holds back
-every third question from tuning, batches 2 and 3 (batch-2/, batch-3/<game>.yaml) every second.
+every third question from tuning, batches 2 and 3 (batch-2/, batch-3/<game>.yaml) every second,
+batch 4 (batch-4/<game>.yaml) every one; batch 4's questions each name their voice (first-time,
+numbers, shorthand, non-native, edge, chatty).
 
 - top-1: share of questions whose first result is one of the expected ids;
 - top-3: share with an expected id among the first three;
 - MRR: mean of 1 / (rank of the first expected id) over the first 10 results (0 if none).
 
 Questions marked `held_out: true` are never used to tune search; the table shows them apart
-from the tuning part, batch by batch. `--misses` lists the tuning questions that
-miss the top 3, `--tuning-failures` those whose first result does not answer them; the
-held-back ones are never listed.
+from the tuning part, batch by batch, then voice by voice. `--ablate` turns each ranking feature
+off in turn (its weight 0) and prints the held-back figures without it, and how many held-back
+questions it moves. `--misses` lists the tuning questions that miss the top 3,
+`--tuning-failures` those whose first result does not answer them; held-back ones are never listed.
 """
 from __future__ import annotations
 
@@ -28,7 +31,8 @@ if str(ROOT) not in sys.path:
 
 QUESTIONS = ROOT / "tests" / "player_questions"
 # batch -> (folder below QUESTIONS, every how many-th question of a file is held back)
-BATCHES = {1: (".", 3), 2: ("batch-2", 2), 3: ("batch-3", 2)}
+BATCHES = {1: (".", 3), 2: ("batch-2", 2), 3: ("batch-3", 2), 4: ("batch-4", 1)}
+VOICES = ("first-time", "numbers", "shorthand", "non-native", "edge", "chatty")
 DEPTH = 10  # results read for the MRR
 
 
@@ -39,6 +43,7 @@ class Question:
     expect: tuple  # full ids, "game:id"
     held_out: bool
     batch: int
+    voice: str = ""  # how it is asked, where the batch says (one of VOICES)
 
 
 def question_files(folder=QUESTIONS):
@@ -56,7 +61,8 @@ def load_questions(folder=QUESTIONS):
         game = path.stem
         for item in yaml.safe_load(path.read_text(encoding="utf-8")):
             questions.append(Question(game=game, text=item["q"], expect=tuple(f"{game}:{e}" for e in item["expect"]),
-                                      held_out=bool(item.get("held_out", False)), batch=batch))
+                                      held_out=bool(item.get("held_out", False)), batch=batch,
+                                      voice=item.get("voice", "")))
     return questions
 
 
@@ -76,35 +82,37 @@ class Score:
     mrr: float
     misses: list  # (question, ids) whose expected ids are not in the top 3
     failures: list  # (question, ids) whose first result is not an expected id
+    ranks: tuple = ()  # each question's rank of its first expected id (None: not in the first DEPTH)
 
 
 def measure(search, questions, filtered):
     """Score ``questions`` with ``search(text, game=..., limit=...)``, with or without each game's filter."""
-    top1 = top3 = reciprocal = 0.0
-    misses, failures = [], []
+    ranks, misses, failures = [], [], []
     for question in questions:
         results = search(question.text, game=question.game if filtered else None, limit=DEPTH)
         ids = [hit.id for hit in results.hits]
         where = rank(ids, question.expect)
-        top1 += where == 1
-        top3 += where is not None and where <= 3
-        reciprocal += 1 / where if where else 0.0
+        ranks.append(where)
         if where is None or where > 3:
             misses.append((question, ids[:3]))
         if where != 1:
             failures.append((question, ids[:3]))
     count = len(questions) or 1
-    return Score(len(questions), top1 / count, top3 / count, reciprocal / count, misses, failures)
+    return Score(len(questions), sum(r == 1 for r in ranks) / count, sum(r is not None and r <= 3 for r in ranks) / count,
+                 sum(1 / r for r in ranks if r) / count, misses, failures, tuple(ranks))
 
 
 def parts_of(questions):
-    """{part: questions}: tuning, held out and all, then each batch's tuning and held-back part."""
+    """{part: questions}: tuning, held out and all, then each batch's tuning and held-back part
+    (a part with no questions left out), then each voice's held-back questions."""
     parts = {"tuning": [q for q in questions if not q.held_out], "held out": [q for q in questions if q.held_out],
              "all": questions}
     for batch in sorted({q.batch for q in questions}):
         parts[f"{batch} tuning"] = [q for q in questions if q.batch == batch and not q.held_out]
         parts[f"{batch} held out"] = [q for q in questions if q.batch == batch and q.held_out]
-    return parts
+    for voice in VOICES:
+        parts[f"voice {voice}"] = [q for q in questions if q.voice == voice and q.held_out]
+    return {part: chosen for part, chosen in parts.items() if chosen}
 
 
 def scores(app, questions=None):
@@ -118,43 +126,75 @@ def scores(app, questions=None):
                 for part, chosen in parts.items() for filtered in (True, False)}
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--misses", action="store_true", help="list the tuning questions missing the top 3")
-    parser.add_argument("--tuning-failures", action="store_true",
-                        help="list the tuning questions whose first result does not answer them")
-    args = parser.parse_args(argv)
+def label_of(part):
+    return f"batch {part}" if part[0].isdigit() else part
 
-    from webapp import create_app
 
-    app = create_app()
-    questions = load_questions()
-    table = scores(app, questions)
-    games = sorted({q.game for q in questions})
-    print(f"Search quality: {len(questions)} player questions in {len(games)} games "
-          f"({sum(q.held_out for q in questions)} held back from tuning); ranks over the first {DEPTH} results")
-    header = f"{'part':16} {'game filter':12} {'questions':>9} {'top-1':>7} {'top-3':>7} {'MRR':>6}"
+def print_table(table, parts):
+    header = f"{'part':22} {'game filter':12} {'questions':>9} {'top-1':>7} {'top-3':>7} {'MRR':>6}"
     print(header)
     print("-" * len(header))
-    for part in parts_of(questions):
-        label = f"batch {part}" if part[0].isdigit() else part
+    for part in parts:
         for filtered in (True, False):
             s = table[(part, filtered)]
-            print(f"{label:16} {'with' if filtered else 'without':12} {s.count:9} {s.top1:7.1%} {s.top3:7.1%} "
-                  f"{s.mrr:6.3f}")
-    print()
+            print(f"{label_of(part):22} {'with' if filtered else 'without':12} {s.count:9} {s.top1:7.1%} "
+                  f"{s.top3:7.1%} {s.mrr:6.3f}")
+
+
+def print_games(app, questions):
+    from webapp.search import search
+
     print("By game, all questions")
     header = f"{'game':12} {'questions':>9} {'top-1 with':>10} {'top-3 with':>10} {'top-1 without':>13} {'top-3 without':>13}"
     print(header)
     print("-" * len(header))
-    from webapp.search import search
-
     with app.app_context():
-        for game in games:
+        for game in sorted({q.game for q in questions}):
             chosen = [q for q in questions if q.game == game]
             with_filter, without = measure(search, chosen, True), measure(search, chosen, False)
             print(f"{game:12} {len(chosen):9} {with_filter.top1:10.1%} {with_filter.top3:10.1%} "
                   f"{without.top1:13.1%} {without.top3:13.1%}")
+
+
+def ablation(app, questions):
+    """[(feature, weight, {filtered: Score}, questions moved)]: the held-back questions ranked with
+    each feature off in turn, first with every feature on (feature None)."""
+    from webapp.search import search
+    from webapp.state import state_of
+
+    index = state_of(app).search
+    held = [q for q in questions if q.held_out]
+    weights = dict(index.ranker.weights)
+    rows = []
+    with app.app_context():
+        for feature in (None, *weights):
+            index.ranker.weights = {**weights, **({feature: 0.0} if feature else {})}
+            index.forget_answers()
+            found = {filtered: measure(search, held, filtered) for filtered in (True, False)}
+            rows.append((feature, weights.get(feature), found))
+    index.ranker.weights = weights
+    index.forget_answers()
+    everything = rows[0][2]
+    return [(feature, weight, found, sum(a != b for filtered in (True, False)
+                                         for a, b in zip(found[filtered].ranks, everything[filtered].ranks)))
+            for feature, weight, found in rows]
+
+
+def print_ablation(rows):
+    print("Ablation: the held-back questions with each ranking feature off in turn "
+          "(moved: questions whose rank changes, with or without the filter)")
+    header = (f"{'feature off':22} {'weight':>7} {'top-1 with':>10} {'top-3 with':>10} {'top-1 without':>13} "
+              f"{'top-3 without':>13} {'moved':>6}")
+    print(header)
+    print("-" * len(header))
+    for feature, weight, found, moved in rows:
+        with_filter, without = found[True], found[False]
+        print(f"{feature or '(none: all on)':22} {'' if weight is None else f'{weight:+.2f}':>7} "
+              f"{with_filter.top1:10.1%} {with_filter.top3:10.1%} {without.top1:13.1%} {without.top3:13.1%} "
+              f"{'' if feature is None else moved:>6}")
+
+
+def print_listed(table, args):
     listed = [(what, attribute) for what, attribute, asked in (
         ("missing the top 3", "misses", args.misses), ("not answered first", "failures", args.tuning_failures)) if asked]
     for what, attribute in listed:
@@ -162,7 +202,37 @@ def main(argv=None):
             print()
             print(f"Tuning questions {what}, {'with' if filtered else 'without'} the game filter:")
             for question, ids in getattr(table[("tuning", filtered)], attribute):
+                assert not question.held_out
                 print(f"  {question.game}: {question.text!r} expects {', '.join(question.expect)}; got {', '.join(ids) or 'nothing'}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list the tuning questions missing the top 3")
+    parser.add_argument("--tuning-failures", action="store_true",
+                        help="list the tuning questions whose first result does not answer them")
+    parser.add_argument("--ablate", action="store_true",
+                        help="rank the held-back questions with each feature off in turn")
+    args = parser.parse_args(argv)
+
+    from webapp import create_app
+
+    app = create_app()
+    questions = load_questions()
+    table = scores(app, questions)
+    print(f"Search quality: {len(questions)} player questions in {len({q.game for q in questions})} games "
+          f"({sum(q.held_out for q in questions)} held back from tuning); ranks over the first {DEPTH} results")
+    parts = parts_of(questions)
+    print_table(table, [p for p in parts if not p.startswith("voice")])
+    print()
+    print("By voice, held-back questions (batch 4)")
+    print_table(table, [p for p in parts if p.startswith("voice")])
+    print()
+    print_games(app, questions)
+    if args.ablate:
+        print()
+        print_ablation(ablation(app, questions))
+    print_listed(table, args)
 
 
 if __name__ == "__main__":

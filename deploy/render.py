@@ -24,9 +24,22 @@ sys.path.insert(0, str(ROOT))
 from jinja2 import Environment, FileSystemLoader, StrictUndefined  # noqa: E402
 
 from webapp.caching import static_fingerprints  # noqa: E402
+from webapp.settings import default_config  # noqa: E402
 
 TEMPLATE = "nginx-site.conf.j2"
-LIMITS = {"calculator_rate": "5r/s", "calculator_burst": 30, "search_rate": "10r/s", "search_burst": 60}
+# Per client address. The calculators' rate is sized by cost: a calculation takes at most 20 ms of CPU
+# (the battle bench's goal), a page with three plans three of them and its drawing, about 65 ms. 8
+# addresses at 1 request a second then take 8 x 65 = 520 ms of CPU a second: a quarter of what 2
+# workers have, so one of them is nearly always free for /healthz and everyone else.
+LIMITS = {
+    "calculator_rate": "1r/s", "calculator_burst": 10, "calculator_delay": 1,
+    "search_rate": "10r/s", "search_burst": 60,
+    "connections": 32,  # requests in progress at once (headers read), whatever else they do
+    "header_timeout": "10s",  # the request line and headers, in all
+    "body_timeout": "10s",  # between two reads of a body
+    "retry_after": 1,  # seconds, in a 429's Retry-After: one request's worth at the rates above
+    "max_body": default_config()["MAX_CONTENT_LENGTH"],  # bytes, as the app takes
+}
 
 
 def site_config(server_name="_", listen="80", upstream="127.0.0.1:8000", static_root=ROOT / "static", **limits):
@@ -49,7 +62,7 @@ daemon off;
 pid {prefix / 'nginx.pid'};
 error_log {prefix / 'error.log'} warn;
 events {{
-    worker_connections 256;
+    worker_connections 768;  # Debian's nginx.conf: 768 a worker
 }}
 http {{
     include /etc/nginx/mime.types;

@@ -35,6 +35,13 @@
 
   function render(data) {
     box.textContent = "";
+    // a question over the length limit is read up to it: the API says so in a note
+    if (data.note) {
+      var note = document.createElement("p");
+      note.className = "live-note";
+      note.textContent = data.note;
+      box.appendChild(note);
+    }
     if (!data.results || !data.results.length) {
       var none = document.createElement("p");
       none.className = "live-empty";
@@ -79,7 +86,8 @@
 
   // Offline (or the server out of reach), say so rather than show nothing.
   function offline() {
-    say("Search needs a connection: you are offline. Rule pages, checklists and print sheets you have visited still open.");
+    say("Search needs a connection: you are offline. Rule pages, checklists and print sheets you have visited still open; " +
+      "switch on “Use Red Book offline” on the home page to search without one.");
     lastQuery = "";  // look again once back online
   }
 
@@ -87,7 +95,8 @@
     var q = input.value.trim();
     if (q.length < 2) { clear(); return; }
     if (q === lastQuery) return;
-    if (navigator.onLine === false) { offline(); return; }
+    // offline, unless Red Book's offline copy answers here (offline.js marks the page)
+    if (navigator.onLine === false && !document.documentElement.hasAttribute("data-offline-ready")) { offline(); return; }
     lastQuery = q;
     if (controller) controller.abort();
     controller = window.AbortController ? new AbortController() : null;
@@ -100,7 +109,7 @@
         if (data && data.error && /^offline/.test(data.error)) throw new Error("offline");
         if (input.value.trim() !== q || !data) return;
         if (data.results) render(data);
-        // a query it refuses, such as one too long: the error names the box as the API does (q: ...)
+        // a query it refuses: the error names the box as the API does (q: ...)
         else if (data.error) say("Search: " + data.error.replace(input.name + ": ", ""));
       })
       .catch(function (error) { if (error.name !== "AbortError" && input.value.trim() === q) offline(); });

@@ -1,9 +1,12 @@
-// Calculator forms: − / + steppers, fields shown only when they apply, cards added and removed
-// one by one. Without this script every field is shown and the boxes take typing.
+// Calculator forms: − / + steppers, a box's number selected when it takes the focus (typing replaces it),
+// fields shown only when they apply, cards added and removed one by one, what a later plan changes in
+// bold, and the inputs last calculated with offered back (never filled in unasked). Without this script
+// every field is shown and the boxes take typing.
 (function () {
   "use strict";
   var form = document.getElementById("calc-form");
   if (!form) return;
+  var nextStep = document.querySelector("form.next-step");  // a result's next round: its steppers too
 
   // --- errors: the list at the top takes the focus, so it is read out; a link in it goes to the
   // field with its label in view and puts the cursor in the box
@@ -15,19 +18,29 @@
       var control = link && document.getElementById(link.hash.slice(1));
       if (!control) return;
       e.preventDefault();
+      var fold = control.closest("details");
+      if (fold) fold.open = true;  // a folded option opens to show its box
       // a card's box shows under the card's own heading
       (control.closest("[data-record]") || control.closest(".field, fieldset") || control).scrollIntoView();
       control.focus({ preventScroll: true });
     });
   }
 
-  // --- steppers: the buttons and the arrow keys move the number within its bounds. A box that may
-  // be left blank (data-blank: blank has its own meaning) empties below its minimum and starts there.
+  // --- steppers: the buttons and the arrow keys move the number within its bounds. An empty box steps
+  // from the example it shows; a box that may be left blank (data-blank: blank has its own meaning)
+  // empties below its minimum, and without an example starts there.
+  function number(text) {
+    text = (text || "").trim();
+    return /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : NaN;
+  }
+
   function step(input, by) {
     var low = parseInt(input.dataset.min, 10), high = parseInt(input.dataset.max, 10);
-    var text = input.value.trim(), value = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : NaN;
+    var value = number(input.value);
     var mayBeBlank = input.hasAttribute("data-blank");
-    if (mayBeBlank && (isNaN(value) ? by < 0 : value + by < low)) {
+    if (isNaN(value) && !isNaN(number(input.placeholder))) {
+      input.value = String(Math.min(high, Math.max(low, number(input.placeholder) + by)));
+    } else if (mayBeBlank && (isNaN(value) ? by < 0 : value + by < low)) {
       input.value = "";
     } else {
       if (isNaN(value)) value = mayBeBlank ? low - by : Math.min(high, Math.max(low, 0));  // else from 0
@@ -47,6 +60,27 @@
         if (e.key === "ArrowUp" || e.key === "ArrowDown") { e.preventDefault(); step(input, e.key === "ArrowUp" ? 1 : -1); }
       });
     });
+  }
+
+  // --- a box's number is selected when it takes the focus, so typing replaces it (a tap that focuses
+  // the box would otherwise put the caret where it landed)
+  var focused = null;
+  form.addEventListener("focusin", function (e) {
+    var box = e.target;
+    if (!box.matches("input[type=text]")) return;
+    focused = box;
+    box.select();
+    // once more after the tap that focused it has landed, unless typing has begun
+    setTimeout(function () { if (focused === box && document.activeElement === box) box.select(); }, 0);
+  });
+  form.addEventListener("mouseup", function (e) {
+    if (e.target === focused) e.preventDefault();
+  });
+  form.addEventListener("keydown", function () { focused = null; });
+  form.addEventListener("input", function () { focused = null; });
+  if (nextStep) {
+    enhanceSteppers(nextStep);
+    nextStep.addEventListener("focusin", function (e) { if (e.target.matches("input[type=text]")) e.target.select(); });
   }
 
   // --- fields shown only when another field has a given value
@@ -136,4 +170,49 @@
   form.addEventListener("change", applyConditions);
   form.addEventListener("input", applyConditions);
   applyConditions();
+
+  // --- plans side by side: a later plan's fields that differ from the first plan's are in bold
+  var plans = form.querySelectorAll(".plan-inputs");
+  function sent(name) {
+    return Array.prototype.map.call(form.querySelectorAll('[name="' + name + '"]'), function (control) {
+      return (control.type === "radio" || control.type === "checkbox") ? (control.checked ? control.value : "") : control.value.trim();
+    }).join("\n");
+  }
+  function markChanges() {
+    Array.prototype.forEach.call(plans, function (plan, index) {
+      if (!index) return;
+      var prefix = plan.id.slice(-1) + "-";
+      Array.prototype.forEach.call(plan.querySelectorAll(".field"), function (field) {
+        var control = field.querySelector("[name^='" + prefix + "']");
+        if (!control || control.name === prefix + "plan") return;
+        field.classList.toggle("changed", sent(control.name) !== sent(control.name.slice(prefix.length)));
+      });
+    });
+  }
+  if (plans.length > 1) {
+    form.addEventListener("input", markChanges);
+    form.addEventListener("change", markChanges);
+  }
+
+  // --- the inputs this browser last calculated with: kept for each calculator, offered back on its
+  // empty form with a line that says so, and forgotten on Clear
+  var key = "redbook.last-inputs:" + location.pathname;
+  function remembered(value) {
+    try {
+      if (value === undefined) return localStorage.getItem(key);
+      if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+    } catch (error) { return null; }  // storage refused (a private window): nothing is remembered
+    return null;
+  }
+  if (document.querySelector("section.result") && !summary && location.search) remembered(location.search);
+  var offer = form.querySelector("[data-last-inputs]");
+  var last = offer && remembered();
+  if (last) {
+    offer.querySelector("[data-last-link]").href = location.pathname + last;
+    offer.hidden = false;
+    offer.querySelector("[data-last-clear]").addEventListener("click", function () {
+      remembered(null);
+      offer.hidden = true;
+    });
+  }
 })();

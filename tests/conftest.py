@@ -128,3 +128,31 @@ def screenshots():
     folder = OUTPUT / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+# A calculator form's controls set to some parameters, as a player would tick and type them (the form
+# opens empty): each box of a name takes the next value given for it, a choice is ticked by its value.
+FILL_FORM = """(pairs) => {
+    const form = document.getElementById('calc-form'), seen = {};
+    for (const [name, value] of pairs) {
+        const controls = [...form.querySelectorAll(`[name="${name}"]`)];
+        if (!controls.length) continue;
+        if (controls[0].type === 'radio' || controls[0].type === 'checkbox') {
+            controls.forEach((control) => { if (control.value === value) control.checked = true; });
+        } else {
+            const index = seen[name] || 0;
+            seen[name] = index + 1;
+            if (controls[index]) controls[index].value = value;
+        }
+    }
+    form.dispatchEvent(new Event('change'));
+}"""
+
+
+@pytest.fixture
+def fill_examples(calculators):
+    """fill_examples(page, calc_id, prefix=""): type the calculator's examples into its empty form (the
+    boxes show them greyed; nothing is calculated until Calculate)."""
+    def fill(page, calc_id, prefix=""):
+        page.evaluate(FILL_FORM, [[prefix + key, value] for key, value in calculators[calc_id].form_query()])
+    return fill

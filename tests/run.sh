@@ -28,4 +28,8 @@ need_debian_package() {  # package, what needs it
 need_debian_package chromium "the browser tests"
 need_debian_package nginx "the deployment tests"
 
+# The offline bundle (Pyodide from npm, and the app), for the browser tests of offline use: built
+# where npm is installed, as the Quick start does; without npm those tests skip.
+.venv/bin/redbook offline-build
+
 exec .venv/bin/python -m pytest "$@"

@@ -3,7 +3,7 @@ errors for bad or empty input in every kind of field, steppers and switches by t
 fields shown only when they apply, cards added one by one, plans side by side. Screenshots of every
 calculator's result, light and dark, land in test-output/calculators/."""
 import re
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -70,10 +70,11 @@ def in_first_screen(page, selector):
 
 
 @pytest.mark.parametrize("calc_id", CALCULATORS)
-def test_after_calculate_the_headline_is_in_the_first_screen(phone, live_server, shots, calc_id):
+def test_after_calculate_the_headline_is_in_the_first_screen(phone, live_server, shots, fill_examples, calc_id):
     calc = CALCULATORS[calc_id]
     phone.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
     assert phone.locator("section.result").count() == 0
+    fill_examples(phone, calc_id)
     response = calculate(phone)
     assert response.status == 200
     where = assert_headline_in_first_screen(phone)
@@ -171,7 +172,7 @@ def assert_no_blank_band(summaries):
 
 @pytest.mark.parametrize("width", [390, 320])
 @pytest.mark.parametrize("calc_id", CALCULATORS)
-def test_the_inputs_line_wraps_between_inputs(browser, live_server, calc_id, width):
+def test_the_inputs_line_wraps_between_inputs(browser, live_server, fill_examples, calc_id, width):
     """'Nazgûl 1' stays together: no line of the inputs under an answer opens with a separator, or with
     a number cut from its input, unless that input alone is wider than the line."""
     calc = CALCULATORS[calc_id]
@@ -179,6 +180,7 @@ def test_the_inputs_line_wraps_between_inputs(browser, live_server, calc_id, wid
                                   service_workers="block")
     page = context.new_page()
     page.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
+    fill_examples(page, calc_id)
     calculate(page)
     lines = page.evaluate(LINE_OPENINGS)
     ends = page.evaluate(LINE_ENDS)
@@ -266,8 +268,9 @@ def test_two_players_stack_on_a_phone_and_sit_side_by_side_on_a_wide_screen(phon
 
 
 def typed_boxes(page):
-    """The boxes a player types numbers into (steppers, a list's boxes), as shown."""
-    return page.locator(".calc-form [data-stepper] input:visible, .calc-form .boxes input:visible")
+    """The boxes a player types numbers into (steppers, number boxes, a list's boxes), as shown."""
+    return page.locator(".calc-form [data-stepper] input:visible, .calc-form input.number:visible, "
+                        ".calc-form .boxes input:visible")
 
 
 ERROR_CASES = [pytest.param(calc_id, None, "x", id=f"{calc_id}:last-box") for calc_id in CALCULATORS] + [
@@ -278,10 +281,11 @@ ERROR_CASES = [pytest.param(calc_id, None, "x", id=f"{calc_id}:last-box") for ca
 
 
 @pytest.mark.parametrize("calc_id, name, typed", ERROR_CASES)
-def test_a_bad_value_is_named_at_the_top_of_the_first_screen_with_no_result(phone, live_server, shots, calc_id,
-                                                                            name, typed):
+def test_a_bad_value_is_named_at_the_top_of_the_first_screen_with_no_result(phone, live_server, shots, fill_examples,
+                                                                            calc_id, name, typed):
     calc = CALCULATORS[calc_id]
     phone.goto(f"{live_server}/{calc.game}/calc/{calc.slug}")
+    fill_examples(phone, calc_id)
     # the box farthest down the form, unless the case names one
     box_id = f"f-{name}" if name else typed_boxes(phone).last.get_attribute("id")
     box = phone.locator(f"#{box_id}")
@@ -327,6 +331,14 @@ def test_the_error_list_is_at_the_top_without_javascript(browser, live_server):
     context.close()
 
 
+def open_more_options(page, plan="a"):
+    """A player opens the options folded under More options (its line says what they are set to)."""
+    fold = page.locator(f"#inputs-{plan} details.more-options")
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").tap()
+    expect(fold).to_have_attribute("open", "")
+
+
 def assert_refused(page, response, name, kept=None):
     assert response.status == 400
     error = page.locator(f"#e-{name}")
@@ -344,17 +356,21 @@ def assert_refused(page, response, name, kept=None):
     ("/fotf/calc/search", "weary", ""),  # the die faces the rules do not give must be given
     ("/meccg/calc/strike", "prowess", "5.5"),
 ])
-def test_bad_or_empty_typing_gives_an_error_and_no_result(phone, live_server, path, name, typed):
+def test_bad_or_empty_typing_gives_an_error_and_no_result(phone, live_server, fill_examples, path, name, typed):
     phone.goto(live_server + path)
+    fill_examples(phone, next(calc.id for calc in CALCULATORS.values() if path.endswith(f"/{calc.game}/calc/{calc.slug}")))
     box = phone.locator(f"#f-{name}")
+    if box.locator("xpath=ancestor::details").count():
+        open_more_options(phone)
     box.fill("")
     box.press_sequentially(typed)
     assert_refused(phone, calculate(phone), name, kept=typed)
     assert box.get_attribute("aria-invalid") == "true"
 
 
-def test_a_box_of_a_fixed_list_and_a_card_refuse_bad_input(phone, live_server):
+def test_a_box_of_a_fixed_list_and_a_card_refuse_bad_input(phone, live_server, fill_examples):
     phone.goto(f"{live_server}/meq/calc/dominance")
+    fill_examples(phone, "meq-dominance")
     phone.locator("#f-sauron_to_finale-2").fill("x")
     assert_refused(phone, calculate(phone), "sauron_to_finale")
     # only the bad box is marked, and the message names it
@@ -365,6 +381,7 @@ def test_a_box_of_a_fixed_list_and_a_card_refuse_bad_input(phone, live_server):
                for box in (1, 2, 3)]
     assert colours[0] == colours[2] != colours[1], colours
     phone.goto(f"{live_server}/wotr-cards/calc/combat")
+    fill_examples(phone, "wotr-cards-combat")
     phone.locator("#f-defenders-2-defence").fill("-1")
     assert_refused(phone, calculate(phone), "defenders-2-defence", kept="-1")
     phone.locator("#f-defenders-2-items").fill("1,x")
@@ -392,8 +409,9 @@ def test_steppers_by_touch_and_keyboard(phone, live_server):
     box = phone.locator("#f-strength")
     more = phone.get_by_role("button", name="One more: Combat Strength")
     less = phone.get_by_role("button", name="One less: Combat Strength")
-    expect(box).to_have_value("5")
-    more.tap()
+    expect(box).to_have_value("")  # empty, the example 5 greyed in it
+    assert box.get_attribute("placeholder") == "5"
+    more.tap()  # from the example
     expect(box).to_have_value("6")
     less.tap()
     less.tap()
@@ -403,7 +421,8 @@ def test_steppers_by_touch_and_keyboard(phone, live_server):
     expect(box).to_have_value("5")
     phone.keyboard.press("ArrowDown")
     expect(box).to_have_value("4")
-    phone.keyboard.press("Tab")  # to the + button
+    phone.keyboard.press("Tab")  # to the − button, then the + button (the box's digits come first)
+    phone.keyboard.press("Tab")
     phone.keyboard.press("Enter")
     phone.keyboard.press("Space")
     expect(box).to_have_value("6")
@@ -412,11 +431,11 @@ def test_steppers_by_touch_and_keyboard(phone, live_server):
     expect(box).to_have_value("10")  # a stepper stops at its maximum
     box.fill("")
     more.tap()
-    expect(box).to_have_value("1")  # a blank box steps from 0
+    expect(box).to_have_value("6")  # a blank box steps from the example it shows
     size = more.bounding_box()
     assert size["width"] >= 44 and size["height"] >= 44
     calculate(phone)
-    assert "strength=1" in phone.url
+    assert "strength=6" in phone.url
 
 
 def test_switches_by_touch_and_keyboard_and_the_fields_they_show(phone, live_server):
@@ -439,6 +458,8 @@ def test_switches_by_touch_and_keyboard_and_the_fields_they_show(phone, live_ser
     phone.goto(f"{live_server}/meccg/calc/corruption")
     removal = phone.locator("#f-removal_modifier")
     expect(removal).to_be_hidden()
+    open_more_options(phone)
+    expect(removal).to_be_hidden()
     phone.locator("#f-removal_need").fill("6")
     expect(removal).to_be_visible()
     phone.locator("#f-removal_need").fill("")
@@ -448,6 +469,7 @@ def test_switches_by_touch_and_keyboard_and_the_fields_they_show(phone, live_ser
 def test_fields_follow_the_choice_made(phone, live_server):
     phone.goto(f"{live_server}/wotr/calc/battle")
     siege = phone.get_by_role("switch", name=re.compile("Will the attacker downgrade Elites to go on"))
+    open_more_options(phone)
     expect(siege).to_be_hidden()
     phone.get_by_role("radio", name="Stronghold under siege").check()
     expect(siege).to_be_visible()
@@ -466,22 +488,25 @@ def test_fields_follow_the_choice_made(phone, live_server):
     expect(siege).to_be_hidden()
     phone.goto(f"{live_server}/wotr-cards/calc/combat")
     expect(phone.locator("#f-owner-shadow")).to_be_hidden()
+    expect(phone.locator("#f-shadow_attack_icons")).to_be_hidden()  # until the kind of combat is chosen
+    phone.get_by_role("radio", name="Path combat").check()
     expect(phone.locator("#f-shadow_attack_icons")).to_be_visible()
     phone.get_by_role("radio", name="Battleground combat").check()
     expect(phone.locator("#f-owner-shadow")).to_be_visible()
     expect(phone.locator("#f-shadow_attack_icons")).to_be_hidden()
 
 
-def test_cards_added_and_removed_one_by_one(phone, live_server):
+def test_cards_added_and_removed_one_by_one(phone, live_server, fill_examples):
     phone.goto(f"{live_server}/wotr-cards/calc/combat")
+    fill_examples(phone, "wotr-cards-combat")
     cards = phone.locator("[data-records='defenders'] [data-record]:visible")
     start = cards.count()
-    assert start == 5  # the three example cards and two blank ones
-    phone.get_by_role("button", name="Add a card").first.click()
+    assert start == 3  # a box for each of the three example cards
+    phone.get_by_role("button", name="Add a card").last.click()
     expect(cards).to_have_count(start + 1)
     expect(phone.locator("[data-records='defenders'] [data-record-number]:visible").last).to_have_text(
-        "Card 6", use_inner_text=True)
-    phone.locator("#f-defenders-6-defence").fill("3")
+        "Card 4", use_inner_text=True)
+    phone.locator("#f-defenders-4-defence").fill("3")
     # remove card 1: the others close up, numbered from 1
     cards.first.get_by_role("button", name="Remove this card").click()
     expect(phone.locator("[data-records='defenders'] [data-record-number]:visible")).to_have_text(
@@ -494,8 +519,10 @@ def test_cards_added_and_removed_one_by_one(phone, live_server):
 # --------------------------------------------------------------------------- battle options
 
 
-def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server, shots):
+def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server, shots, fill_examples):
     phone.goto(f"{live_server}/wotr/calc/battle")
+    fill_examples(phone, "wotr-battle")
+    open_more_options(phone)
     expect(phone.locator("#f-withdraw_after")).to_be_hidden()
     phone.locator("label.choice", has_text="Compare standing and withdrawing").tap()
     expect(phone.locator("#f-withdraw_after")).to_be_visible()
@@ -515,11 +542,14 @@ def test_stand_or_withdraw_answers_in_the_first_phone_screen(phone, live_server,
     light_and_dark(phone, shots, "wotr-battle-stand-or-withdraw")
 
 
-def test_a_modifier_for_one_round_with_the_steppers(phone, live_server):
+def test_a_modifier_for_one_round_with_the_steppers(phone, live_server, fill_examples):
     phone.goto(f"{live_server}/wotr/calc/battle")
+    fill_examples(phone, "wotr-battle")
+    open_more_options(phone)
     phone.get_by_role("button", name="One more: Attacker roll modifier").tap()
     start, rounds = phone.locator("#f-attacker_modifier_rounds-from"), phone.locator("#f-attacker_modifier_rounds-for")
-    expect(start).to_have_value("1")  # every round to begin with
+    expect(start).to_have_attribute("placeholder", "1")  # every round, greyed as the example
+    expect(start).to_have_value("1")  # typed in by the examples, as a player would
     expect(rounds).to_have_value("")
     phone.get_by_role("button", name="One more: Attacker modifiers apply, from round").tap()
     more = phone.get_by_role("button", name="One more: Attacker modifiers apply, for how many rounds")
@@ -538,19 +568,21 @@ def test_a_modifier_for_one_round_with_the_steppers(phone, live_server):
     expect(phone.locator("#f-attacker_modifier_rounds-from")).to_have_value("2")
 
 
-def test_the_results_to_reroll_with_a_battle_roll(phone, live_server, shots):
+def test_the_results_to_reroll_with_a_battle_roll(phone, live_server, shots, fill_examples):
     phone.goto(f"{live_server}/fotf/calc/battle")
+    fill_examples(phone, "fotf-battle")
+    open_more_options(phone)
     exchange = phone.get_by_role("checkbox", name=re.compile("^Exchange"))
     expect(exchange).to_be_hidden()
     phone.get_by_role("button", name="One more: Rerolls").tap()
     expect(exchange).to_be_visible()
-    expect(exchange).to_be_checked()
+    expect(exchange).to_be_checked()  # ticked with the examples, as a player would
     phone.locator("label.choice", has_text="Exchange").tap()
     expect(exchange).not_to_be_checked()
     phone.get_by_role("switch", name="Nazgûl present").check()
     response = calculate(phone)
     assert response.status == 200
-    assert "reroll_results=nazgul&reroll_results=overrun&" in phone.url
+    assert parse_qs(urlsplit(phone.url).query)["reroll_results"] == ["nazgul", "overrun"]
     expect(phone.locator(".inputs-summary")).to_contain_text("rerolling: Nazgûl, Overrun", use_inner_text=True)
     assert_headline_in_first_screen(phone)
     light_and_dark(phone, shots, "fotf-battle-reroll-choice")

@@ -2,7 +2,7 @@
 one permalink (a GET query string with b- and c- prefixed parameters) holding every plan."""
 import html
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from werkzeug.datastructures import MultiDict
@@ -85,6 +85,27 @@ def test_adding_a_plan_copies_the_last_one_into_the_permalink(client, calculator
     again = client.get(response.headers["Location"])
     assert again.status_code == 200
     assert texts(again.get_data(as_text=True), "headline comparison")[0].startswith("Stand: ")
+
+
+@pytest.mark.parametrize("calc_id", ["wotr-battle", "wotr-cards-combat", "meccg-council"])
+def test_adding_a_plan_keeps_only_the_calculators_own_parameters(client, calculators, calc_id):
+    """Parameters no field reads are left out of the permalink, however many: it stays a request nginx takes."""
+    calc = calculators[calc_id]
+    junk = [(f"junk{number}", "x" * 20) for number in range(3500)] + [("b-junk", "1"), ("utm_source", "club")]
+    response = client.get(page_url(calc), query_string=junk + calc.form_query() + [("add_plan", "1")])
+    assert response.status_code == 303
+    pairs = parse_qsl(urlsplit(response.headers["Location"]).query, keep_blank_values=True)
+    assert pairs == [("plans", "2"), *calc.form_query(), *calc.form_query(prefix="b-")]
+    assert len(response.headers["Location"]) < 2 * len(urlencode(calc.form_query())) + 100
+
+
+def test_a_permalink_too_long_to_follow_is_refused_by_name(client, calculators):
+    calc = calculators["wotr-battle"]
+    repeated = [("attacker_regulars", "5")] * 1500  # one box given 1,500 times: the copy would pass 8 KB
+    response = client.get(page_url(calc), query_string=calc.form_query() + repeated + [("add_plan", "1")])
+    assert response.status_code == 400 and "Location" not in response.headers
+    assert "plans: the inputs are too long to keep in one address (at most 8000 characters)" in response.get_data(
+        as_text=True)
 
 
 def test_three_plans_named_and_one_removed(client, calculators):

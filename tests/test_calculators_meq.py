@@ -10,8 +10,9 @@ def test_page_renders_with_defaults(client):
     response = client.get("/meq/calc/dominance")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    # one box per Sauron story marker
-    assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', html) == ["10", "12", "14"]
+    # one box per Sauron story marker, empty, the example greyed in it
+    assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', html) == ["", "", ""]
+    assert re.findall(r'name="sauron_to_finale" value="" [^>]*placeholder="([^"]*)"', html) == ["10", "12", "14"]
     assert 'class="result"' not in html
 
 

@@ -8,7 +8,7 @@ siege (1/6), so the fractions can be worked by hand.
 import html
 import re
 from fractions import Fraction as F
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
@@ -338,3 +338,86 @@ def test_the_round_a_battle_is_in_is_stated(client):
     refused = client.get("/api/wotr/battle?" + urlencode({**ONE_ON_ONE, "start_round": "0"}))
     assert refused.status_code == 400
     assert refused.get_json()["error"] == "start_round: must be a whole number from 1 to 100 (or blank)"
+
+
+# --------------------------------------------------------------------------- after this round
+
+CITY = {"attacker_regulars": "4", "attacker_elites": "2", "attacker_leadership": "2", "attacker_replacement_regulars": "1",
+        "attacker_modifier": "1", "attacker_modifier_rounds": "2-3", "defender_regulars": "3", "defender_elites": "1",
+        "defender_leadership": "1", "defender_policy": "elites", "terrain": "city", "rounds": "5",
+        "attacker_ceases_at": "1"}
+
+
+def next_step_form(shown):
+    """The "After this round" form under an answer: its hidden inputs, its boxes and its button, or None."""
+    found = re.search(r'<form class="next-step".*?</form>', shown, re.S)
+    if not found:
+        return None
+    block = found.group(0)
+    return {"hidden": re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', block),
+            "boxes": dict(re.findall(r'<input id="f-(after-[^"]+)"[^>]*value="([^"]*)"', block)),
+            "button": re.search(r'<button type="submit" name="next_step"[^>]*>([^<]*)<', block).group(1)}
+
+
+def after_the_round(client, query, **boxes):
+    """The battle's next round as its form asks for it: the Armies as they now stand; the redirect's query."""
+    form = next_step_form(page(client, query))
+    sent = form["hidden"] + [(name, boxes.get(name.removeprefix("after-"), text)) for name, text in form["boxes"].items()]
+    response = client.get("/wotr/calc/battle", query_string=sent + [("next_step", "1")])
+    assert response.status_code == 303 and response.headers["Location"].endswith("#result-a")
+    return response.headers["Location"]
+
+
+@pytest.mark.parametrize("lost", [
+    {"attacker_regulars": "3"},  # the attacker lost a Regular
+    {"defender_elites": "0", "defender_regulars": "4"},  # the defender's Elite downgraded
+    {"attacker_elites": "1", "defender_regulars": "2"},  # both sides: an Elite removed, a Regular lost
+])
+def test_after_this_round_answers_from_the_armies_as_they_stand_every_other_input_kept(client, lost):
+    form = next_step_form(page(client, CITY))
+    assert form["button"] == "Fight round 2"
+    assert form["boxes"] == {"after-attacker_regulars": "4", "after-defender_regulars": "3",
+                             "after-attacker_elites": "2", "after-defender_elites": "1"}  # as the battle began
+    location = after_the_round(client, CITY, **lost)
+    following = parse_qs(urlsplit(location).query, keep_blank_values=True)
+    # the Armies as they stand, the round on by one, most rounds counted from there, every option kept (the
+    # modifier's rounds as the form's two boxes send them: from round 2, for 2 rounds)
+    expected = {**CITY, **lost, "start_round": "2", "rounds": "4"}
+    # each Regular the attacker lost joins those at hand to replace its Elites
+    expected["attacker_replacement_regulars"] = str(1 + 4 - int(expected["attacker_regulars"]))
+    for name, text in expected.items():
+        assert following[name] == (["2", "2"] if name == "attacker_modifier_rounds" else [text]), name
+    # the round that follows is answered as the engine answers that battle from round 2
+    assert api(client, {**expected, "attacker_modifier_rounds": "2-3"})["outcomes"] == \
+        api(client, [(name, text) for name, texts in following.items() for text in texts])["outcomes"]
+    shown = client.get(location).get_data(as_text=True)
+    assert "from round 2" in " ".join(texts(shown, "inputs-summary"))
+    assert next_step_form(shown)["button"] == "Fight round 3"
+
+
+def test_after_a_round_in_the_field_before_a_withdrawal_one_round_fewer_is_left_in_the_field(client):
+    query = {**ONE_ON_ONE, "attacker_regulars": "3", "defender_regulars": "3", "defender_choice": "compare",
+             "withdraw_after": "2"}
+    location = after_the_round(client, query, defender_regulars="2")
+    assert "withdraw_after=1" in location and "defender_choice=compare" in location and "start_round=2" in location
+
+
+@pytest.mark.parametrize("changes", [
+    {"terrain": "siege"},  # whether the attacker went on is not in the counts
+    {"defender_choice": "withdraw", "withdraw_after": "0"},  # the round fought was a siege round
+    {"rounds": "1"},  # the last round allowed
+])
+def test_no_next_round_is_offered_where_the_counts_cannot_tell_it(client, changes):
+    shown = page(client, {**ONE_ON_ONE, **changes})
+    assert next_step_form(shown) is None and 'href="#next-step"' not in shown
+
+
+def test_a_box_after_the_round_that_cannot_be_read_is_named_beside_it_and_nothing_moves_on(client):
+    form = next_step_form(page(client, CITY))
+    sent = form["hidden"] + [(name, "x" if name == "after-defender_regulars" else text)
+                             for name, text in form["boxes"].items()] + [("next_step", "1")]
+    response = client.get("/wotr/calc/battle", query_string=sent)
+    assert response.status_code == 200  # the answer stands; the box at fault says why
+    shown = response.get_data(as_text=True)
+    assert re.search(r'id="e-after-defender_regulars">must be a whole number from 0 to 10</p>', shown)
+    assert 'name="after-defender_regulars" value="x"' in shown

@@ -17,9 +17,9 @@ VICTORY_URL = "/api/wotr-cards/victory"
 # cancels 1, the defenders 2 + 1 = 3 more, so 1 attack is left and the attackers win.
 BATTLEGROUND = {
     "owner": "free-peoples",
-    "attackers": [{"attack": 2, "leadership": 0, "faction": "orcs", "is_army": True},
-                  {"attack": 1, "leadership": 2, "faction": "orcs"},
-                  {"attack": 0, "leadership": 3, "faction": "men"}],
+    "attackers": [{"attack": 2, "leadership": 0, "faction": "a", "is_army": True},
+                  {"attack": 1, "leadership": 2, "faction": "a"},
+                  {"attack": 0, "leadership": 3, "faction": "b"}],
     "battleground_defence": 1,
     "defenders": [2, 1],
     "points": 3,
@@ -192,7 +192,8 @@ def test_the_inputs_line_lists_each_card_in_a_few_words(client):
         combat="battleground", defenders=({"defence": 0, "items": [2, 1]},)))
     summary = inputs_summary(battle.get_data(as_text=True))
     assert "Defending cards: 0 icons + a 2-icon item + a 1-icon item ·" in summary
-    assert "Attacking cards: 2 attack (orcs army); 1 attack + 2 leadership (orcs); 0 attack + 3 leadership (men) ·" \
+    assert "Attacking cards: 2 attack (army, faction A); 1 attack + 2 leadership (faction A); 0 attack + 3 leadership " \
+           "(faction B) ·" \
         in summary
 
 

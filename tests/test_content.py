@@ -127,6 +127,17 @@ def test_invalid_yaml_names_the_line(content_copy):
     assert any(p.startswith(f"content/wotr/{path.name}: line ") and "not valid YAML" in p for p in problems), problems
 
 
+def test_bytes_that_are_not_utf8_name_the_file_and_line(content_copy):
+    path = first_sequence_file(content_copy)
+    lines = path.read_bytes().split(b"\n")
+    lines[4] = b"# caf\xe9 in Latin-1"  # a comment, so only the encoding is wrong
+    path.write_bytes(b"\n".join(lines))
+    problems = problems_for(content_copy)
+    assert f"content/wotr/{path.name}: line 5: not valid UTF-8 (byte 0xe9 at column 6): save it as UTF-8" in problems
+    result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])
+    assert result.exit_code == 1 and f"content/wotr/{path.name}: line 5: not valid UTF-8" in result.output
+
+
 def test_every_entry_carries_the_questions_players_ask(library):
     for _, entry in library.entries():
         assert 3 <= len(entry.asked) <= 8, entry.id
@@ -150,6 +161,16 @@ def test_too_many_asked_questions_and_html_in_one_are_rejected(content_copy):
     problems = problems_for(content_copy)
     assert any("entries[0].asked: has 9 questions; give 3 to 8" in p for p in problems), problems
     assert any("entries[1].asked[0]: raw HTML <b>" in p for p in problems), problems
+
+
+def test_a_section_may_list_questions_about_the_whole_of_it_within_the_count(content_copy):
+    path = first_sequence_file(content_copy)
+    mutate(path, lambda d: d.update(asked=["what happens in a whole round?", "round order?"]))
+    problems = problems_for(content_copy)
+    assert any(p.startswith(f"content/wotr/{path.name}: asked: has 2 questions; give 3 to 8") for p in problems), problems
+    mutate(path, lambda d: d["asked"].append("what comes first in a round?"))
+    section = read_library(content_copy).games["wotr"].sections[path.stem]
+    assert section.asked[-1] == "what comes first in a round?"
 
 
 def test_a_question_asked_under_two_entries_is_rejected(content_copy):
@@ -289,7 +310,7 @@ def test_the_app_reads_the_dice_from_its_own_content_folder(content_copy, tmp_pa
     client = app.test_client()
     form = client.get("/fotf/calc/search").get_data(as_text=True)
     for name, count in {"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}.items():
-        assert f'name="{name}" value="{count}"' in form  # the form is prefilled from this copy's counts
+        assert re.search(rf'name="{name}" value=""[^>]* placeholder="{count}"', form)  # this copy's counts, as examples
     answer = client.get("/fotf/calc/search", query_string=calc.form_query()).get_data(as_text=True)
     # every face of this copy's search die slips by: no hope is ever lost
     assert "100% to lose no hope." in answer

@@ -118,3 +118,11 @@ def test_every_folder_and_module_the_readme_names_exists():
     for path in re.findall(r"`((?:webapp|templates|static|content|tests|bench|deploy)/[\w./<>-]*)`", README):
         if "<" not in path:
             assert (PROJECT_ROOT / path).exists(), path
+
+
+def test_the_search_features_and_weights_are_documented_as_the_ranker_has_them():
+    from webapp.search import WEIGHTS
+
+    rows = table_rows(docs_section("search.md", "Ranking"), r"`[a-z_]+`")
+    documented = {backticked(cells[0])[0]: float(cells[1]) for cells in rows if len(cells) == 3}
+    assert documented == WEIGHTS

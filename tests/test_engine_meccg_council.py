@@ -5,6 +5,7 @@ import math
 import pytest
 from hypothesis import given, strategies as st
 
+from webapp.engines.inputs import InputError
 from webapp.engines.meccg import council_can_be_called, free_council, marshalling_points_for_calling
 from webapp.engines.meccg.council import SOURCES
 
@@ -266,3 +267,10 @@ def test_when_the_council_can_be_called(mine, points, theirs, can_call, when):
 def test_calling_errors_name_the_field(args, field):
     with pytest.raises(ValueError, match=rf"^{field}: "):
         council_can_be_called(*args)
+
+
+@pytest.mark.parametrize("key", ["", "two words", "élan?"])
+def test_an_entry_with_no_name_is_refused_by_its_player_and_quoted(key):
+    with pytest.raises(InputError) as caught:
+        free_council([{key: 1}, {}])
+    assert caught.value.field == "players[0]" and repr(key) in str(caught.value)

@@ -10,6 +10,7 @@ import pytest
 from flask import request
 
 from webapp import create_app
+from webapp.api.calculators import UNREADABLE_BODY
 
 BATTLE = "attacker_regulars=3&defender_regulars=2&attacker_policy=strength&defender_policy=strength&terrain=field"
 BATTLE_PAGE = "/wotr/calc/battle?" + BATTLE
@@ -137,6 +138,30 @@ def test_a_content_change_changes_the_validator(app, content_copy, tmp_path):
     client = changed.test_client()
     assert client.get(url).headers["ETag"] != before
     assert client.get(url, headers={"If-None-Match": before}).status_code == 200
+
+
+def test_the_validator_comes_from_the_templates_as_served(tmp_path, monkeypatch):
+    """Templates are compiled when the app is created: a change on disk afterwards changes neither the
+    page nor its tag, and an app created after it serves the change under another tag."""
+    import shutil
+
+    import webapp
+    from webapp.settings import data_folder
+
+    templates = tmp_path / "templates"
+    shutil.copytree(data_folder("templates"), templates)
+    monkeypatch.setattr(webapp, "data_folder", lambda name: templates if name == "templates" else data_folder(name))
+    url = "/wotr/calc/roll?strength=3&hit=5"  # a page no request has drawn yet
+    before = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "a")})
+    calculator = templates / "calculator.html"
+    calculator.write_text(calculator.read_text().replace("{{ calc.title }} — ", "{{ calc.title }} changed on disk — "))
+    page = before.test_client().get(url)
+    assert "changed on disk" not in page.get_data(as_text=True)
+    after = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "b")}).test_client()
+    changed = after.get(url)
+    assert "changed on disk" in changed.get_data(as_text=True)
+    assert changed.headers["ETag"] != page.headers["ETag"]
+    assert after.get(url, headers={"If-None-Match": page.headers["ETag"]}).status_code == 200
 
 
 @pytest.mark.parametrize("method, url, kwargs", [
@@ -333,14 +358,47 @@ def test_a_body_over_64_kb_is_413(client):
     assert response.status_code == 413 and response.get_json()["error"].startswith("body:")
 
 
+def raw_exchange(base_url, request_bytes):
+    """(status, body) of one request sent byte for byte to a server at base_url."""
+    import http.client
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(base_url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as connection:
+        connection.sendall(request_bytes)
+        response = http.client.HTTPResponse(connection)
+        response.begin()
+        return response.status, response.read()
+
+
+@pytest.mark.parametrize("chunk", [b"-5", b"zz", b"5;" + b"x" * 10])
+def test_a_bad_chunk_size_without_a_proxy_is_a_400_naming_the_body(live_server, chunk):
+    """werkzeug's server, as `redbook serve` runs it, reads the chunks itself (nginx would refuse them first)."""
+    status, body = raw_exchange(live_server, b"POST /api/wotr-cards/victory HTTP/1.1\r\nHost: localhost\r\n"
+                                b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                                b"Connection: close\r\n\r\n" + chunk + b"\r\n{}\r\n0\r\n\r\n")
+    assert status == 400
+    assert json.loads(body) == {"error": UNREADABLE_BODY}
+
+
+def test_a_well_formed_chunked_body_is_read(live_server):
+    sent = b'{"free_peoples_points": 4, "shadow_points": 10}'
+    status, body = raw_exchange(live_server, b"POST /api/wotr-cards/victory HTTP/1.1\r\nHost: localhost\r\n"
+                                b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                                b"Connection: close\r\n\r\n" + f"{len(sent):x}".encode() + b"\r\n" + sent
+                                + b"\r\n0\r\n\r\n")
+    assert status == 200 and "error" not in json.loads(body)
+
+
 def test_the_largest_allowed_combats_answer(client):
-    from webapp.engines.wotr_cards import MAX_CARDS, MAX_FACTION_CHARS, MAX_ICONS, MAX_ITEMS
+    from webapp.engines.wotr_cards import MAX_CARDS, MAX_ICONS, MAX_ITEMS
 
     defenders = [{"defence": 0, "items": [0] * MAX_ITEMS}] * MAX_CARDS
     path = client.post("/api/wotr-cards/path-combat", json={
         "shadow_attack_icons": MAX_ICONS, "path_defence": 0, "defenders": defenders, "order": "fewest-losses"})
     assert path.status_code == 200 and path.get_json()["eliminated"] == list(range(MAX_CARDS))
-    attackers = [{"attack": MAX_ICONS, "leadership": MAX_ICONS, "faction": "f" * MAX_FACTION_CHARS, "is_army": True}]
+    attackers = [{"attack": MAX_ICONS, "leadership": MAX_ICONS, "faction": "d", "is_army": True}]
     battle = client.post("/api/wotr-cards/battleground-combat", json={
         "owner": "shadow", "attackers": attackers * MAX_CARDS, "battleground_defence": MAX_ICONS,
         "defenders": [MAX_ICONS] * MAX_CARDS, "order": "given"})

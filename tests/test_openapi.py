@@ -71,9 +71,12 @@ def test_the_document_is_well_formed(document):
     assert len(ids) == len(set(ids))
     for path, item in document["paths"].items():
         for method, operation in item.items():
-            assert {"200", "400"} <= set(operation["responses"]), (method, path)
-            error = operation["responses"]["400"]["content"]["application/json"]["schema"]
-            assert error == {"$ref": "#/components/schemas/Error"}
+            # a body over the limit (the app's or nginx's) is a 413, a client over nginx's rate limit a 429
+            assert set(operation["responses"]) == {"200", "400", "429"} | ({"413"} if method == "post" else set())
+            for status in set(operation["responses"]) - {"200"}:
+                error = operation["responses"][status]["content"]["application/json"]["schema"]
+                assert error == {"$ref": "#/components/schemas/Error"}, (method, path, status)
+            assert "Retry-After" in operation["responses"]["429"]["headers"]
             if method == "post":
                 schema = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert schema["type"] == "object" and schema.get("additionalProperties") is False
@@ -233,3 +236,76 @@ def test_the_document_says_the_api_answers_one_plan_and_how_pages_hold_several(d
     page = client.get("/wotr/calc/roll", query_string=[("plans", "2"), *calc.form_query(),
                                                        *calc.form_query(prefix="b-")])
     assert page.status_code == 200 and 'id="result-b"' in page.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- parameters read only with another's value
+
+
+def conditional_parameters():
+    for calc in CALCULATORS.values():
+        if any(api.method == "GET" for api in calc.apis):
+            for member in calc.fields:
+                if calc.conditions(member):
+                    yield pytest.param(calc.id, member.name, id=f"{calc.id}:{member.name}")
+
+
+def api_query(calc, values):
+    return [(member.name, member.form_value(values[member.name])) for member in calc.fields
+            if values[member.name] is not None]
+
+
+def with_conditions(calc, member, hold):
+    """The example values, changed so that the field's conditions hold (the first of them) or none does."""
+    values = calc.prefill()
+    for condition in calc.conditions(member)[:1] if hold else calc.conditions(member):
+        control = calc.field(condition.field)
+        if hold:
+            texts = condition.values or [text for text in ("1", "2", str(getattr(control, "maximum", 1)))
+                                         if text not in condition.other_than]
+        else:
+            texts = condition.other_than or [value for value in control.values if value not in condition.values]
+        values[condition.field] = control.parse_text(texts[0])
+    assert (member.name in calc.applying(values)) is hold, (calc.id, member.name, hold)
+    return values
+
+
+@pytest.mark.parametrize("calc_id, name", list(conditional_parameters()))
+def test_a_parameter_read_only_with_another_says_when_and_whether_it_is_required_then(client, document, calculators,
+                                                                                      calc_id, name):
+    calc = calculators[calc_id]
+    member = calc.field(name)
+    path = next(api.path for api in calc.apis if api.method == "GET")
+    parameter = get_parameters(document, path)[name]
+    required_then = member.default is FIELD_REQUIRED
+    assert parameter["required"] is False
+    assert ("and then required" in parameter["description"]) is required_then, parameter["description"]
+    assert "otherwise neither read nor checked" in parameter["description"]
+    # while it is read: left out, it is refused as required (or stands for its stated blank)
+    read = [(key, text) for key, text in api_query(calc, with_conditions(calc, member, hold=True)) if key != name]
+    response = client.get(path, query_string=read)
+    if required_then:
+        assert response.status_code == 400 and response.get_json()["error"].startswith(f"{name}: required"), \
+            response.get_json()
+    else:
+        assert response.status_code == 200, response.get_json()
+    # while it is not read, whatever it holds is neither read nor checked
+    unread = [(key, text) for key, text in api_query(calc, with_conditions(calc, member, hold=False)) if key != name]
+    answered = client.get(path, query_string=unread)
+    assert answered.status_code == 200, answered.get_json()
+    assert client.get(path, query_string=unread + [(name, "nonesuch")]).get_json() == answered.get_json()
+
+
+def test_siege_battles_with_a_defender_who_stands_are_not_read(client):
+    """A stand in the field fights no siege: siege_battles=6 (more than allowed) is not read, as documented."""
+    query = {"attacker_regulars": "4", "defender_regulars": "3", "terrain": "field", "defender_choice": "stand"}
+    stand = client.get("/api/wotr/battle", query_string=query)
+    assert stand.status_code == 200
+    assert client.get("/api/wotr/battle", query_string={**query, "siege_battles": "6"}).get_json() == stand.get_json()
+    siege = client.get("/api/wotr/battle", query_string={**query, "terrain": "siege", "siege_battles": "6"})
+    assert siege.status_code == 400 and siege.get_json()["error"].startswith("siege_battles: must be")
+
+
+def test_the_siege_rule_on_downgrading_is_in_the_description(document):
+    described = get_parameters(document, "/api/wotr/battle")["siege_continue"]["description"]
+    assert "the Regular must come from its casualties or the reinforcements: with none at hand it cannot, and that " \
+           "siege battle ends" in described

@@ -1,21 +1,25 @@
 """Players' own questions find the rule that answers them: the thresholds search is held to.
 
 The questions (tests/player_questions/, in batches) were written the way players ask, before
-search was tuned on them; part of each batch is held back and never tuned on. The whole set
-must meet the thresholds, and each batch's held-back part come within five points of them.
-bench/search_quality.py prints the same figures in full.
+search was tuned on them; part of each batch is held back and never tuned on (all of batch 4,
+whose questions each name their voice). The whole set must meet the thresholds; each batch's
+held-back part, with the game filter, top-1 >= 85% and top-3 >= 95%, and each voice top-1 >= 75%.
+A part known to fall short is marked so (strict: the mark must go once it is met), as
+docs/search.md reports it. bench/search_quality.py prints the same figures in full.
 """
 import pytest
 import yaml
 
-from bench.search_quality import BATCHES, load_questions, question_files, scores
+from bench.search_quality import BATCHES, VOICES, load_questions, question_files, scores
 from webapp.calculators import CALCULATORS
-from webapp.state import state_of
 from webapp.content import GAME_IDS
+from webapp.state import state_of
 
 # (filtered, measure): least share, for the whole set
 THRESHOLDS = {(True, "top1"): 0.85, (True, "top3"): 0.95, (False, "top3"): 0.90}
-HELD_OUT_MARGIN = 0.05  # a held-back part may fall short of a threshold by at most this
+# (filtered, measure): least share, for each batch's held-back part
+HELD_BACK = {(True, "top1"): 0.85, (True, "top3"): 0.95, (False, "top3"): 0.85}
+VOICE_TOP1 = 0.75  # least top-1 with the filter, for the held-back questions of each voice
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +36,14 @@ def test_every_batch_asks_thirty_questions_a_game_and_holds_back_its_share(batch
         items = yaml.safe_load(path.read_text())
         assert len(items) >= 30, path
         assert [bool(item.get("held_out")) for item in items] == [i % every == every - 1 for i in range(len(items))], path
+        assert all(item.get("voice", VOICES[0]) in VOICES for item in items), path
+
+
+def test_the_batch_held_back_whole_speaks_in_every_voice_a_third_of_it_at_length():
+    held = [q for q in load_questions() if q.batch == max(BATCHES)]
+    assert len(held) >= 200 and all(q.held_out for q in held)
+    assert {q.voice for q in held} == set(VOICES)
+    assert sum(q.voice == "chatty" for q in held) >= len(held) / 3 - 1
 
 
 def test_no_question_is_asked_twice():
@@ -48,28 +60,40 @@ def test_every_expected_id_exists(app):
             assert full in calculators or library.games[game].lookup(entry) is not None, (question.text, full)
 
 
-@pytest.mark.parametrize("filtered, measure", list(THRESHOLDS), ids=lambda v: str(v))
+# Parts known to fall short, as docs/search.md reports them. Each must keep failing: once
+# search meets the floor the mark goes (strict).
+SHORT_OF_THE_FLOOR = {
+    ("all", True, "top1"): "the whole set's top-1 with the game filter is under 85%",
+    (2, True, "top1"): "batch 2's held-back top-1 with the game filter is under 85%",
+    (2, True, "top3"): "batch 2's held-back top-3 with the game filter is under 95%",
+    (3, True, "top1"): "batch 3's held-back top-1 with the game filter is under 85%",
+    (3, True, "top3"): "batch 3's held-back top-3 with the game filter is under 95%",
+    (4, True, "top1"): "batch 4's top-1 with the game filter is under 85%",
+    (4, True, "top3"): "batch 4's top-3 with the game filter is under 95%",
+    ("first-time", True, "top1"): "first-time players' questions (batch 4) find their rule first under 75% of the time",
+}
+
+
+def marked(key, *values, id):
+    reason = SHORT_OF_THE_FLOOR.get(key)
+    return pytest.param(*values, marks=[pytest.mark.xfail(reason=reason, strict=True)] if reason else [], id=id)
+
+
+@pytest.mark.parametrize("filtered, measure", [marked(("all", *key), *key, id=str(key)) for key in THRESHOLDS])
 def test_the_whole_set_meets_the_threshold(table, filtered, measure):
     score = table[("all", filtered)]
     assert getattr(score, measure) >= THRESHOLDS[(filtered, measure)], (score.top1, score.top3)
 
 
-# Held-back parts known to fall short, as the README's search-quality table reports them.
-# Each must keep failing: once search meets the floor the mark goes (strict).
-SHORT_OF_THE_FLOOR = {
-    (3, True, "top1"): "batch 3's held-back top-1 with the game filter is under 80%",
-}
-
-
-def held_back_cases():
-    for batch in BATCHES:
-        for filtered, measure in THRESHOLDS:
-            reason = SHORT_OF_THE_FLOOR.get((batch, filtered, measure))
-            marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-            yield pytest.param(batch, filtered, measure, marks=marks, id=f"{batch}-{filtered}-{measure}")
-
-
-@pytest.mark.parametrize("batch, filtered, measure", list(held_back_cases()))
-def test_held_back_questions_come_within_five_points(table, batch, filtered, measure):
+@pytest.mark.parametrize("batch, filtered, measure", [
+    marked((batch, filtered, measure), batch, filtered, measure, id=f"{batch}-{filtered}-{measure}")
+    for batch in BATCHES for filtered, measure in HELD_BACK])
+def test_each_batch_held_back_meets_the_floor(table, batch, filtered, measure):
     score = table[(f"{batch} held out", filtered)]
-    assert getattr(score, measure) >= THRESHOLDS[(filtered, measure)] - HELD_OUT_MARGIN, (score.top1, score.top3)
+    assert getattr(score, measure) >= HELD_BACK[(filtered, measure)], (score.top1, score.top3)
+
+
+@pytest.mark.parametrize("voice", [marked((voice, True, "top1"), voice, id=voice) for voice in VOICES])
+def test_every_voice_held_back_meets_the_floor(table, voice):
+    score = table[(f"voice {voice}", True)]
+    assert score.top1 >= VOICE_TOP1, (score.top1, score.top3)

@@ -78,6 +78,13 @@ def test_a_missing_vocabulary_is_a_problem(content_copy):
     assert any(p.startswith(f"{FILE}: cannot be read") for p in problems_for(content_copy))
 
 
+def test_a_vocabulary_that_is_not_utf8_names_the_line(content_copy):
+    path = content_copy / "vocabulary.yaml"
+    path.write_bytes(path.read_bytes() + b"\n# \xff\n")
+    line = path.read_bytes().count(b"\n")
+    assert f"{FILE}: line {line}: not valid UTF-8 (byte 0xff at column 3): save it as UTF-8" in problems_for(content_copy)
+
+
 def test_check_content_reports_vocabulary_problems(content_copy):
     change(content_copy, lambda d: d.update(colour="red"))
     result = CliRunner().invoke(redbook, ["check-content", "--content", str(content_copy)])

@@ -4,20 +4,25 @@
 registers) and the hooks every response passes through, then what it loads, in order, into one
 :class:`~webapp.state.AppState`.
 """
+from functools import partial
+
 from flask import Flask
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.routing import AnyConverter
 
 from . import caching, errors, security, slashes
 from .api import bp as api_bp
-from .caching import build_fingerprint, static_fingerprints
+from .caching import build_fingerprint, compile_templates, static_fingerprints
 from .calculators import bind_calculators
 from .calculators.views import bp as calculators_bp
 from .checklist import bp as checklist_bp
 from .content import GAME_IDS
+from .content.parsed import read_parsed
 from .engines.words import noun
 from .library import read_library
 from .main import bp as main_bp
 from .offline import bp as offline_bp
+from .offline.bundle import read_bundle
 from .pages import flag_label, page_cache
 from .search import SearchIndex
 from .settings import PROJECT_ROOT, data_folder, default_config
@@ -48,6 +53,8 @@ def create_app(config=None):
     app.config.from_prefixed_env()
     app.config.from_mapping(config)
     app.json.sort_keys = False  # keys in the order each response is written, as documented
+    if app.config["TEMPLATE_BYTECODE_DIR"]:
+        app.jinja_env.bytecode_cache = FileSystemBytecodeCache(app.config["TEMPLATE_BYTECODE_DIR"])
 
     # The route table: every URL the app answers is in one of these blueprints (and /static).
     app.url_map.converters["game"] = GameConverter
@@ -75,16 +82,21 @@ def create_app(config=None):
 
 def load_state(app) -> AppState:
     """What the app loads, in order, each from what comes before it; a content error stops here."""
-    library = read_library(app.config["CONTENT_DIR"])
+    library = read_library(app.config["CONTENT_DIR"], parsed=read_parsed(app.config["CONTENT_PARSED"]))
     calculators = bind_calculators(library)
-    search_index = SearchIndex(library, calculators)
+    search_index = SearchIndex(library, calculators) if app.config["SEARCH_INDEX_AT_START"] else None
     static = static_fingerprints(app.static_folder)
+    templates = compile_templates(app)
+    build = build_fingerprint(library, static, templates)
     return AppState(
         library=library,
         calculators=calculators,
         search=search_index,
         static=static,
-        build=build_fingerprint(library, static, app.template_folder),
+        templates=templates,
+        build=build,
         render_page=page_cache(),
         site_paths=page_paths(app.url_map, library, calculators),
+        offline=read_bundle(app.config["OFFLINE_BUNDLE_DIR"], build),
+        build_search=partial(SearchIndex, library, calculators),
     )

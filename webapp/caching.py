@@ -5,7 +5,8 @@
 - Static assets are addressed with a hash of their bytes (?v=...). Only a request whose v is
   the file's hash is cached for a year as immutable; any other is revalidated.
 - Pages and API GETs carry a weak ETag made from the build's fingerprint (the app's version,
-  code and templates, the content and the static files) and the request's path and query.
+  code, the templates as compiled when the app was created, the content and the static files) and
+  the request's path and query.
   Weak, because the compressed and plain bodies of one page are the same page (RFC 9110,
   8.8.1): one validator serves every encoding. A request whose If-None-Match holds it gets a
   304 before the view runs, so revalidating a calculator costs no computing.
@@ -18,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from flask import request
-from flask_compress import Compress
+from jinja2 import BaseLoader
 
 from .settings import PROJECT_ROOT
 from .state import get_state
@@ -52,17 +53,48 @@ def app_version():
         return "unknown"
 
 
-def build_fingerprint(library, static, template_folder):
+class RecordingLoader(BaseLoader):
+    """The app's template loader, keeping a hash of each source it hands to Jinja to compile."""
+
+    def __init__(self, loader):
+        self.loader = loader
+        self.compiled = {}  # template name -> hash of the source it was compiled from
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = self.loader.get_source(environment, template)
+        self.compiled[template] = hashlib.sha256(source.encode()).hexdigest()
+        return source, filename, uptodate
+
+    def list_templates(self):
+        return self.loader.list_templates()
+
+
+def compile_templates(app) -> dict:
+    """Compile every template now, once, and return the hash of each one's source as compiled (by name).
+
+    Jinja keeps what it compiled and, outside debug mode, never reads a template again: pages are
+    drawn from exactly these sources, whatever changes on disk later, and the first page of each
+    kind costs no compiling. (In debug mode Jinja reads a changed template again, and the ETags
+    lag behind it until the app is created again.)
+    """
+    environment = app.jinja_env
+    if not isinstance(environment.loader, RecordingLoader):
+        environment.loader = RecordingLoader(environment.loader)
+    for name in environment.list_templates():
+        environment.get_template(name)
+    return dict(sorted(environment.loader.compiled.items()))
+
+
+def build_fingerprint(library, static, templates):
     """A hash of everything a page or an API answer is made from, besides its own URL: the app's
-    version, its code and templates, the content and the static files' fingerprints."""
+    version, its code, the templates as compiled, the content and the static files' fingerprints."""
     digest = hashlib.sha256(app_version().encode())
     digest.update(library.fingerprint.encode())
     digest.update(json.dumps(static, sort_keys=True).encode())
-    code = sorted((PROJECT_ROOT / "webapp").rglob("*.py")) + sorted(Path(template_folder).rglob("*"))
-    for path in code:
-        if path.is_file():
-            digest.update(str(path.relative_to(PROJECT_ROOT)).encode())
-            digest.update(path.read_bytes())
+    digest.update(json.dumps(templates, sort_keys=True).encode())
+    for path in sorted((PROJECT_ROOT / "webapp").rglob("*.py")):
+        digest.update(str(path.relative_to(PROJECT_ROOT)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -80,10 +112,13 @@ def revalidated(etag):
 
 def init_app(app):
     """Compression, static addresses with their hash, validators and Cache-Control on every response."""
-    for key, value in COMPRESSION.items():
-        app.config.setdefault(key, value)
-    # registered first, so it runs after the headers below are set (Flask runs them in reverse)
-    Compress(app)
+    if app.config["COMPRESS_RESPONSES"]:
+        from flask_compress import Compress  # compiled codecs: the offline bundle's worker turns this off
+
+        for key, value in COMPRESSION.items():
+            app.config.setdefault(key, value)
+        # registered first, so it runs after the headers below are set (Flask runs them in reverse)
+        Compress(app)
 
     @app.url_defaults
     def fingerprint_static(endpoint, values):

@@ -3,6 +3,7 @@ from .calculators import CALCULATORS
 from .content import Library, load_library
 
 
-def read_library(content_dir) -> Library:
-    """Load and validate the content at content_dir; raises ContentError listing every problem."""
-    return load_library(content_dir, calculator_ids=CALCULATORS)
+def read_library(content_dir, parsed=None) -> Library:
+    """Load and validate the content at content_dir; raises ContentError listing every problem.
+    ``parsed``: its texts parsed ahead of time (content/parsed.py), or None."""
+    return load_library(content_dir, calculator_ids=CALCULATORS, parsed=parsed)

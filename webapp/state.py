@@ -13,6 +13,7 @@ from flask import abort, current_app
 
 if TYPE_CHECKING:  # types only: this module imports none of the modules that fill it
     from .content import Game, Library
+    from .offline.bundle import OfflineBundle
     from .search import SearchIndex
 
 EXTENSION = "redbook"  # the one key under app.extensions
@@ -24,11 +25,15 @@ class AppState:
 
     library: Library  # 1. the content, read and checked (it names the calculators its rules use)
     calculators: dict  # 2. calculator id -> its declaration bound to the library
-    search: SearchIndex  # 3. the in-memory search index over the library and the calculators
+    search: SearchIndex | None  # 3. the in-memory search index over the library and the calculators (None
+    #                             until first asked where SEARCH_INDEX_AT_START is off: see get_search_index)
     static: dict  # 4. static file name -> short hash of its bytes (the ?v= of its address)
-    build: str  # 5. hash of the code, templates, content and static files: every page's ETag starts here
-    render_page: Callable  # 6. a bounded cache of rendered content pages (see pages.cached_page)
-    site_paths: frozenset = field(default_factory=frozenset)  # 7. every page's path (see site_map)
+    templates: dict  # 5. template name -> hash of the source compiled at start (see caching.compile_templates)
+    build: str  # 6. hash of the code, templates, content and static files: every page's ETag starts here
+    render_page: Callable  # 7. a bounded cache of rendered content pages (see pages.cached_page)
+    site_paths: frozenset = field(default_factory=frozenset)  # 8. every page's path (see site_map)
+    offline: OfflineBundle | None = None  # 9. the offline bundle built for this build, or why none (offline/bundle.py)
+    build_search: Callable | None = None  # makes 3., where it was not made at start
 
 
 def attach(app, state: AppState) -> None:
@@ -53,7 +58,10 @@ def get_calculators() -> dict:
 
 
 def get_search_index() -> SearchIndex:
-    return get_state().search
+    state = get_state()
+    if state.search is None:  # not built at start (the offline worker's first answer does not wait for it)
+        state.search = state.build_search()
+    return state.search
 
 
 def get_game_or_404(game_id) -> Game:

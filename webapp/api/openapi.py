@@ -1,7 +1,7 @@
 """The OpenAPI document, generated from the same declarations that parse each endpoint's input."""
 from ..calculators.fields import REQUIRED, describe, object_schema
 from ..content import GAME_IDS
-from ..search_input import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
+from ..search import API_LIMIT, LIMIT_MAX, MAX_QUERY_CHARS
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 PLANS_NOTE = ("Rules search and exact calculators for five Middle-earth games. Each calculator request answers one "
@@ -9,11 +9,22 @@ PLANS_NOTE = ("Rules search and exact calculators for five Middle-earth games. E
               "parameters prefixed b- and c- for the second and third plan (with plans=2 or 3).")
 
 
-def _error_responses():
-    return {
+def _error_responses(method="get"):
+    """The errors an operation may answer: the app's 400 (and 413 for a body), and the 429 of the rate
+    limit nginx keeps in front of it (deploy/nginx-site.conf.j2), which is JSON like the app's errors."""
+    responses = {
         "400": {"description": "Invalid input; the message names the parameter and what is allowed.",
                 "content": {"application/json": {"schema": ERROR}}},
     }
+    if method == "post":
+        responses["413"] = {"description": "The body is larger than the server takes (64 KB unless configured).",
+                            "content": {"application/json": {"schema": ERROR}}}
+    responses["429"] = {
+        "description": "Too many requests from one address (behind the documented nginx); ask again later.",
+        "headers": {"Retry-After": {"description": "Seconds to wait before asking again.",
+                                    "schema": {"type": "integer", "minimum": 1}}},
+        "content": {"application/json": {"schema": ERROR}}}
+    return responses
 
 
 def _ok(description):
@@ -27,7 +38,9 @@ def search_operation():
             "operationId": "search",
             "parameters": [
                 {"name": "q", "in": "query", "required": True,
-                 "schema": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "pattern": r"\S"}},
+                 "description": (f"The question, in the player's own words. Up to {MAX_QUERY_CHARS:,} characters are "
+                                 "read; a longer question is cut there and the answer says so in `note`."),
+                 "schema": {"type": "string", "minLength": 1, "pattern": r"\S"}},
                 {"name": "game", "in": "query", "schema": {"type": "string", "enum": list(GAME_IDS)}},
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX, "default": API_LIMIT}},
             ],
@@ -46,7 +59,7 @@ def calculator_operation(calc, api):
         "summary": api.summary,
         "operationId": api.id,
         "description": calc.method,
-        "responses": {"200": _ok(calc.title), **_error_responses()},
+        "responses": {"200": _ok(calc.title), **_error_responses(api.method.lower())},
     }
     if api.method == "GET":
         operation["parameters"] = [
@@ -76,10 +89,12 @@ def document(calculators):
         "components": {"schemas": {
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
             "SearchResults": {
-                "type": "object", "required": ["query", "total", "results", "suggestion", "rewrites"],
+                "type": "object", "required": ["query", "total", "results", "suggestion", "rewrites", "note"],
                 "properties": {
                     "query": {"type": "string"}, "total": {"type": "integer"},
                     "suggestion": {"type": "string", "nullable": True},
+                    "note": {"type": "string", "nullable": True,
+                             "description": "Said when the question was cut at the length limit (query is what was read)"},
                     "results": {"type": "array", "items": {
                         "type": "object",
                         "required": ["id", "game", "section", "kind", "title", "url", "snippet", "game_title", "section_title"],

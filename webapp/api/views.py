@@ -3,8 +3,7 @@ from flask import Blueprint, jsonify, request
 
 from ..calculators import CALCULATORS
 from ..errors import error_response
-from ..search import search
-from ..search_input import API_LIMIT, SearchInputError, read_search_input
+from ..search import API_LIMIT, SearchInputError, read_search_input, search
 from ..state import get_calculators
 from .calculators import answer_get, answer_post
 from .openapi import document

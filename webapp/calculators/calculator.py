@@ -8,7 +8,8 @@ at import time.
 
 A result is shown answer first: the ``headline`` sentence, the charts not marked ``folded``, the
 calculator's own ``template``, then the details folded away (the other charts with their exact
-fractions, the working). ``key`` gives the one figure that sets plans side by side.
+fractions, the working). ``key`` gives the one figure that sets plans side by side, and ``next_step`` a
+way on from a result to the next step of the same situation (a battle's next round).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import dataclasses
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
+from itertools import zip_longest
 from typing import Callable
 
 from ..engines.inputs import InputError
@@ -35,11 +37,48 @@ class Group:
     note: str | Callable = ""
     shown_when: tuple = ()  # When conditions for every field of the group (see Field.shown_when)
     summary: bool = False  # a result's summary of the inputs lists the group's fields after its legend
+    more: bool = False  # every field of the group is an option used less often (see Field.more)
+    columns: int = 1  # a phone wide enough shows the fields side by side, so many to a row
 
     def bind(self, data) -> Group:
         return replace(self, legend=self.legend(data) if callable(self.legend) else self.legend,
                        fields=tuple(member.with_data(data) for member in self.fields),
                        note=self.note(data) if callable(self.note) else self.note)
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Sides face to face in one table (a battle's Armies, The Free Council's players): a column per
+    side, each a Group whose legend heads it, and a row per count, row i holding each side's i-th
+    field not folded under More options (a side may have fewer). ``rows`` names the rows; by default
+    a row takes its first field's label less that side's legend ("Attacker Elites": "Elites")."""
+
+    sides: tuple
+    rows: tuple = ()
+
+    def __init__(self, *sides, rows=()):
+        object.__setattr__(self, "sides", tuple(sides))
+        object.__setattr__(self, "rows", tuple(rows))
+
+    def bind(self, data) -> Sides:
+        return Sides(*(group.bind(data) for group in self.sides), rows=self.rows)
+
+
+NEXT = "next_step"  # the parameter of the button that answers the next step (a battle's next round)
+AFTER = "after-"  # the prefix of the boxes the player sets for the next step
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """A result's way on to the next step of the same situation (a battle's next round): the player sets
+    ``fields`` as they stand after it, from the values just answered, and ``values`` gives the setup to
+    answer next, every other input kept."""
+
+    title: str  # over the boxes: "After this round"
+    help: str  # what the player does, in a sentence
+    fields: tuple  # the names of the fields the player sets (counts of a Sides table)
+    button: Callable  # the values answered -> what the button says ("Fight round 2")
+    values: Callable  # (the values answered, the fields as they now stand) -> the next setup; None: no next step
 
 
 @dataclass(frozen=True)
@@ -70,7 +109,7 @@ class Calculator:
     game: str
     slug: str
     title: str
-    form: tuple  # fields and Groups, in the order the form shows them
+    form: tuple  # fields, Groups and Sides, in the order the form shows them
     compute: Callable  # values (and the data file's values, when ``data`` is set) -> result
     method: str  # how the numbers are worked out, in a sentence or two
     headline: Callable = lambda result: Headline("")  # result -> the answer in a sentence, a Headline
@@ -80,6 +119,7 @@ class Calculator:
     rules_used: Callable = lambda result: []  # [(rule, source)] the result used, source "summary" or "rulebook"
     page_working: Callable = None  # the working a page shows, when more than the engine's own (see working)
     apis: tuple = ()
+    next_step: NextStep | None = None  # a result's way on to the next step (a battle's next round)
     data: str = ""  # a content data file of the calculator's game it reads (content/<game>/data/<data>.yaml)
     content: object = dataclasses.field(default=None, compare=False, repr=False)  # that file's values, once bound
 
@@ -96,22 +136,144 @@ class Calculator:
                 if condition.field not in names[:names.index(member.name)]:
                     raise ValueError(f"{self.id}: {member.name} is shown when {condition.field}, not a field before it")
             check_blank(self.id, member)
+            if self.is_more(member) and member.default is REQUIRED and not any(
+                    self.is_more(self.field(condition.field)) for condition in self.conditions(member)):
+                raise ValueError(f"{self.id}: {member.name} must be given, so it cannot be folded under More options")
 
     @cached_property
-    def groups(self) -> list:
-        """The form's fieldsets: declared Groups, and loose fields gathered into unnamed ones."""
-        groups, loose = [], []
+    def layout(self) -> list:
+        """The form's blocks in order: Sides, declared Groups, and loose fields gathered into unnamed Groups."""
+        blocks, loose = [], []
         for item in self.form:
             if isinstance(item, Field):
                 loose.append(item)
                 continue
             if loose:
-                groups.append(Group("", tuple(loose)))
+                blocks.append(Group("", tuple(loose)))
                 loose = []
-            groups.append(item)
+            blocks.append(item)
         if loose:
-            groups.append(Group("", tuple(loose)))
-        return groups
+            blocks.append(Group("", tuple(loose)))
+        return blocks
+
+    @cached_property
+    def groups(self) -> list:
+        """The form's fieldsets: its Groups, a Sides' groups included, in the form's order."""
+        return [group for block in self.layout for group in (block.sides if isinstance(block, Sides) else (block,))]
+
+    def group_of(self, member) -> Group:
+        return next(group for group in self.groups if member in group.fields)
+
+    def is_more(self, member) -> bool:
+        """Whether a field is an option used less often, which a form folds under More options."""
+        return member.more or self.group_of(member).more
+
+    def shown_first(self, group) -> tuple:
+        """A group's fields a form shows outside More options."""
+        return tuple(member for member in group.fields if not self.is_more(member))
+
+    def folded(self, group) -> tuple:
+        """A group's fields a form folds under More options."""
+        return tuple(member for member in group.fields if self.is_more(member))
+
+    def table_rows(self, sides) -> list:
+        """The rows of a Sides table: [(label, (a field or None for each side))]."""
+        columns = [self.shown_first(group) for group in sides.sides]
+        rows = []
+        for index, cells in enumerate(zip_longest(*columns)):
+            first, side = next((cell, group) for cell, group in zip(cells, sides.sides) if cell is not None)
+            label = sides.rows[index] if index < len(sides.rows) else first.label.removeprefix(f"{side.legend} ")
+            rows.append((label, cells))
+        return rows
+
+    def table_widgets(self, sides) -> set:
+        """The widgets of a Sides table's cells (with steppers or a list's boxes, a row's label goes over them)."""
+        return {cell.widget_hint() for _, cells in self.table_rows(sides) for cell in cells if cell is not None}
+
+    def table_notes(self, sides) -> list:
+        """What a Sides table says under it: its sides' notes, and that an empty box counts as 0."""
+        notes = list(dict.fromkeys(group.note for group in sides.sides if group.note))
+        cells = [cell for _, cells in self.table_rows(sides) for cell in cells if cell is not None]
+        if all(cell.zero_when_blank and cell.zero_in_summary for cell in cells):
+            notes.append("An empty box counts as 0.")
+        return notes
+
+    @cached_property
+    def has_more(self) -> bool:
+        """Whether the form folds options under More options."""
+        return any(self.is_more(member) for member in self.fields)
+
+    def more_at_fault(self, problems) -> bool:
+        """Whether an error names a field folded under More options (the fold then opens)."""
+        return any(self.is_more(member) and any(name == member.name or name.startswith(member.name + "-")
+                                                for name in problems) for member in self.fields)
+
+    def more_words(self, values, applying) -> str:
+        """The options folded under More options, in a few words: each one set, named with its side, and the
+        meaning of those left blank, each said once ("none set" when nothing applies)."""
+        words = []
+        for group in self.groups:
+            for member in self.folded(group):
+                value = values.get(member.name)
+                text = member.summary(value) if member.name in applying else ""
+                if text and value is not None and group.summary and group.legend:
+                    text = f"{group.legend} {text[0].lower()}{text[1:]}"
+                if text and text not in words:
+                    words.append(text)
+        return " · ".join(words) or "none set"
+
+    def offers_next_step(self, values) -> bool:
+        """Whether a result answered from these values offers the next step (a battle not yet over)."""
+        return self.next_step is not None and self.next_step.values(values, {}) is not None
+
+    def next_step_heads(self) -> list:
+        """The sides a next step's table sets out, as its columns are headed."""
+        return [group.legend for group in next(block for block in self.layout if isinstance(block, Sides)).sides]
+
+    def next_step_rows(self, values, args) -> list:
+        """The next step's boxes as a table: [(row label, [None or (field, its box's name, its text, its
+        error)] per side)], each box showing what was typed there, else the value just answered."""
+        fields = self.next_step.fields
+        sides = next(block for block in self.layout if isinstance(block, Sides))
+        rows = []
+        for label, cells in self.table_rows(sides):
+            boxes = []
+            for member in cells:
+                if member is None or member.name not in fields:
+                    boxes.append(None)
+                    continue
+                name = AFTER + member.name
+                text = args.get(name, member.form_value(values.get(member.name)))
+                try:
+                    member.parse_text(text, member.name)
+                    error = ""
+                except InputError as problem:
+                    error = problem.message
+                boxes.append((member, name, text, error))
+            if any(boxes):
+                rows.append((label, boxes))
+        return rows
+
+    def next_query(self, args) -> list | None:
+        """After the next step's button: the parameters of the setup to answer next, or None when the
+        button was not pressed, the values answered or the boxes cannot be read (the page then says why)."""
+        if self.next_step is None or NEXT not in args:
+            return None
+        values, errors, _, result = self.answer(args)
+        now, wrong = {}, False
+        for name in self.next_step.fields:
+            try:
+                now[name] = self.field(name).parse_text(args.get(AFTER + name, ""), name)
+            except InputError:
+                wrong = True
+        if errors or result is None or wrong:
+            return None
+        following = self.next_step.values(values, now)
+        return None if following is None else self.form_query(following)
+
+    def blank_values(self) -> dict:
+        """The values of a form left blank, as far as it can be read: each field's zero, else None."""
+        return {member.name: None if member.default is REQUIRED else member.default for member in self.fields}
 
     @cached_property
     def fields(self) -> tuple:
@@ -124,23 +286,25 @@ class Calculator:
         """The When conditions under which a field applies: its own, else its group's."""
         if member.shown_when:
             return member.shown_when
-        return next((group.shown_when for group in self.groups if member in group.fields), ())
+        return self.group_of(member).shown_when
 
     def condition_text(self, member) -> str:
-        """When a field is read, in words ("" when always)."""
+        """When a field is read, in words ("" when always): a field that must be given says it must be then,
+        and every such field that it is neither read nor checked otherwise."""
         conditions = self.conditions(member)
         if not conditions:
             return ""
         words = [f"{condition.field} is {' or '.join(condition.values)}" if condition.values
                  else f"{condition.field} is not {' or '.join(value or 'blank' for value in condition.other_than)}"
                  for condition in conditions]
-        return "Read only when " + ", or when ".join(words) + "."
+        then = ", and then required" if member.default is REQUIRED else ""
+        return "Read only when " + ", or when ".join(words) + then + "; otherwise neither read nor checked."
 
     def legend_if_shared(self, member) -> str:
         """The legend of the field's group when another field has the same label (each player's points)."""
         if sum(other.label == member.label for other in self.fields) < 2:
             return ""
-        return next(group.legend for group in self.groups if member in group.fields)
+        return self.group_of(member).legend
 
     def applying(self, values) -> set:
         """The names of the fields that apply to these values (a field whose condition's field
@@ -214,7 +378,7 @@ class Calculator:
         if not self.data:
             return self
         data = library.data[self.game][self.data]
-        return replace(self, form=tuple(item.bind(data) if isinstance(item, Group) else item.with_data(data)
+        return replace(self, form=tuple(item.with_data(data) if isinstance(item, Field) else item.bind(data)
                                         for item in self.form), content=data)
 
     def run(self, values, compute=None):
@@ -225,17 +389,16 @@ class Calculator:
     def answer(self, args, prefix=""):
         """(values, errors, raw, result) for a form or query string; result is None after an error.
 
-        A field that does not apply to the other values (see Field.shown_when) reads as if left
-        blank, whatever it holds: its zero, or None (a required field too), so the engine is never
-        asked to use it. What was typed there must still be a value it takes, or be blank.
+        A field that does not apply to the other values (see Field.shown_when) is not read: it reads as if
+        left blank, whatever it holds (its zero, or None, a required field too), so the engine is never
+        asked to use it, and what was typed there is neither checked nor refused (the form keeps it).
         """
         values, errors, raw = read_query(self.fields, args, prefix)
         applying = self.applying(values)
         for member in self.fields:
-            if member.name not in applying and member.name in errors and not blank(raw[member.name]):
-                continue  # what was typed there is still refused
             if member.name not in applying:
-                errors.pop(member.name, None)
+                for name in [name for name in errors if name == member.name or name.startswith(member.name + "-")]:
+                    errors.pop(name)
                 values[member.name] = None if member.default is REQUIRED else member.default
         result = None
         if not errors:
@@ -309,11 +472,6 @@ def joint_label(labels) -> str:
         shared += 1
     rest = [" ".join(split[shared:]) for split in words]
     return " ".join([*words[0][:shared], ", ".join(rest[:-1]) + " and " + rest[-1]])
-
-
-def blank(typed) -> bool:
-    """Whether what was typed for a field (text, or a form's rows of records) is blank."""
-    return not typed if isinstance(typed, list) else not typed.strip()
 
 
 def check_blank(calc_id, member):

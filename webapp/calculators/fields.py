@@ -1,16 +1,22 @@
 """Calculator inputs, each declared once.
 
-A field reads itself from a form or query string (text) and from a JSON body, says in words what
-it allows, and describes itself for OpenAPI. A value it cannot take is an InputError naming the
-field, the same exception the engines raise, so a page shows the message beside the field and the
-API answers ``{"error": "<name>: <message>"}``.
+A field kind states only what differs about it: how its value is read from text (``read_text``) and
+what it allows (``allowed``, in words, and ``schema``, the JSON schema a value must fit), and its
+widget (``default_widget``, a macro in ``templates/_widgets.html``). Everything else is shared here:
+reading a form or a query string (through the widget, which may send several values under one
+name), reading a JSON body (checked against the schema), the query string's OpenAPI schema, what a
+blank means, and a result's one-line summary of the inputs.
+
+A value a field cannot take is an InputError naming the field, the same exception the engines
+raise, so a page shows the message beside the field and the API answers
+``{"error": "<name>: <message>"}``.
 
 What a blank or missing value means is the field's ``default``, and only one of three things:
 REQUIRED (an error beside the field), None ("not given", whose meaning the field's ``blank`` says
 in words, such as "fight to the end") or the kind's zero (0, false, no items) for a count, points
 or a modifier, where empty naturally means none; the form, and a result's summary of the inputs,
-then show the 0 it used. Nothing else
-is ever filled in for the player. What the empty form shows first is the field's ``example``.
+then show the 0 it used. Nothing else is ever filled in for the player. What the empty form shows
+first is the field's ``example``.
 
 A field may apply only while another field has a given value (``shown_when``): a form then shows
 it only then (all fields are shown without JavaScript), and a blank there is no error.
@@ -22,6 +28,7 @@ from dataclasses import KW_ONLY, dataclass, replace
 
 from ..engines.inputs import InputError
 from ..engines.wotr_battle import ROUNDS_ALLOWED, ROUNDS_PATTERN, modifier_window, window_text
+from .widgets import BOX_BREAK, MAX_TEXT, ONE_VALUE, WIDGETS, Widget
 
 
 class _Marker:
@@ -34,10 +41,10 @@ class _Marker:
 
 REQUIRED = _Marker("REQUIRED")  # a blank or missing value is an error naming the field
 SAME = _Marker("SAME")  # the example is the default
-MAX_TEXT = 200  # the most characters a form box or query parameter holds
 BOOLEAN_WORDS = {"true": True, "1": True, "false": False, "0": False}
 SHORT_CHOICE = 5  # choices a form shows as radio buttons rather than in a drop-down
 ZEROS = (0, False, (), "")  # the only values a blank may stand for
+NUMBER_PATTERN = r"[-+]?\d{1,6}"  # a whole number as a query writes it (see whole_number)
 
 
 @dataclass(frozen=True)
@@ -80,182 +87,32 @@ class Data:
         return data
 
 
-@dataclass(frozen=True)
-class Field:
-    name: str
-    label: str
-    _: KW_ONLY
-    help: str = ""  # for players: no query, JSON or parameter names (api_help holds those)
-    api_help: str = ""  # what a program needs besides the help (how a query or a JSON body writes it); OpenAPI only
-    default: object = REQUIRED  # what a blank or missing value means: REQUIRED, None or the kind's zero
-    blank: str = ""  # with default None: what a blank means, in words that stand alone ("fought to the end")
-    example: object = SAME  # what the empty form shows first
-    widget: str = ""  # how a form shows it; "" lets the kind choose (see widget_hint)
-    shown_when: tuple = ()  # When conditions: the field applies (and a form shows it) while any holds
-    short: str = ""  # the label in a result's one-line summary of the inputs, when shorter than the label
-    source: tuple = ()  # where the rules behind the field come from, as the engine says: "summary", "rulebook"
+# --------------------------------------------------------------------------- JSON values
 
-    kind = "field"
-    in_query = True  # can be given in a query string (a list of records only by a form, card by card)
-    zero_in_summary = False  # a count or list left blank: a result's summary says the 0 it stood for
+JSON_TYPES = {
+    "integer": lambda value: isinstance(value, int) and not isinstance(value, bool),
+    "boolean": lambda value: isinstance(value, bool),
+    "string": lambda value: isinstance(value, str) and "\x00" not in value,
+    "array": lambda value: isinstance(value, list),
+}
 
-    # --- what each kind says about itself
 
-    def allowed(self) -> str:
-        """What the field accepts, in words, for every error message."""
-        raise NotImplementedError
-
-    def read_text(self, text: str, path: str):
-        """The value of non-blank form or query text; raises InputError naming ``path``."""
-        raise NotImplementedError
-
-    def read_json(self, value, path: str):
-        """The value of a member of a JSON body (never None here); raises InputError naming ``path``."""
-        raise NotImplementedError
-
-    def schema(self) -> dict:
-        """The JSON schema of the value in a body (also of a query parameter, unless query_schema says)."""
-        raise NotImplementedError
-
-    def query_schema(self) -> dict:
-        return self.schema()
-
-    def form_value(self, value) -> str:
-        """A value as a form box shows it."""
-        return "" if value is None else str(value)
-
-    def widget_hint(self) -> str:
-        return self.widget or "text"
-
-    def control_id(self, name, box=None) -> str:
-        """The id of the form control a link to the field goes to: its first, or the list's box ``box``."""
-        widget = self.widget_hint()
-        if widget in ("radio", "checks"):
-            return f"f-{name}-{self.values[0]}"
-        if widget == "window":
-            return f"f-{name}-from"
-        if widget == "boxes":
-            return f"f-{name}-{box or 1}"
-        return f"f-{name}"
-
-    def form_pairs(self, name, value) -> list:
-        """The parameters a browser sends for the value in this field's form widget."""
-        return [(name, self.form_value(value))]
-
-    def summary(self, value) -> str:
-        """The value in a result's one-line summary of the inputs ("" leaves it out)."""
-        if value is None:
-            return self.blank
-        if self.zero_when_blank and value == self.default:
-            return ""
-        return f"{self.short or self.label} {self.form_value(value)}"
-
-    def summary_of_blank(self) -> str:
-        """The field left blank, in a result's summary: the 0 (or none) it stood for."""
-        return f"{self.short or self.label} {self.form_value(self.default) or 'none'}"
-
-    def left_blank(self, args, name: str) -> bool:
-        """Whether a form or query string left this count blank (or out), so it stood for its zero."""
-        if not (self.zero_in_summary and self.zero_when_blank):
-            return False
-        typed = self.typed(args, name)
-        return not typed if isinstance(typed, list) else not typed.replace(",", "").strip()
-
-    # --- shared by every kind
-
-    @property
-    def form_help(self) -> str:
-        """The help a form shows: what the field is, and the 0 a blank box stands for."""
-        zero = isinstance(self, (Integer, IntegerList)) and self.zero_when_blank
-        return " ".join(filter(None, (self.help, f"Blank: {self.form_value(self.default) or 'none'}." if zero else "")))
-
-    @property
-    def zero_when_blank(self) -> bool:
-        """Whether a blank stands for the kind's zero (a count, points, a modifier)."""
-        return self.default is not REQUIRED and self.default is not None
-
-    def given(self, args, name: str) -> bool:
-        """Whether a form or query string has a parameter for the field (even a blank one)."""
-        return name in args
-
-    def shown(self, text: str) -> str:
-        """What a form shows again after reading ``text``: the 0 a blank stood for, else what was typed."""
-        if self.zero_when_blank and not text.strip():
-            return self.form_value(self.default)
-        return text
-
-    @property
-    def prefill(self):
-        """What the empty form shows: the example, else the default (nothing when it is required)."""
-        if self.example is not SAME:
-            return self.example
-        return None if self.default is REQUIRED else self.default
-
-    def refusal(self, path, words=None) -> InputError:
-        return InputError(path, f"must be {words or self.allowed()}")
-
-    def when_blank(self, path):
-        """The value of a blank or missing input: the default, or an error when there is none."""
-        if self.default is REQUIRED:
-            raise InputError(path, f"required: {self.allowed()}")
-        return self.default
-
-    def read_args(self, args, name: str):
-        """The value from a form or query string (a list of records would read several parameters)."""
-        given = args.getlist(name)
-        text = given[0] if given else ""
-        if len(given) > 1:
-            raise InputError(name, "give it only once")
-        return self.parse_text(text, name)
-
-    def read_form(self, args, name: str):
-        """(the value, []) from a form or query string, or (None, [the InputError]) when it cannot be read."""
-        try:
-            return self.read_args(args, name), []
-        except InputError as error:
-            return None, [error]
-
-    def typed(self, args, name: str) -> str:
-        """What was typed for the field, for the form to show again."""
-        given = args.getlist(name)
-        return given[0][:MAX_TEXT] if given else ""
-
-    def parse_text(self, text: str, path: str | None = None):
-        """The value of one form or query value as typed ("" when it was not given)."""
-        path = path or self.name
-        if len(text) > MAX_TEXT or "\x00" in text:
-            raise self.refusal(path)
-        if not text.strip():
-            return self.when_blank(path)
-        return self.read_text(text, path)
-
-    def parse_json(self, value, path: str | None = None):
-        """The value of a JSON body's member (null only where blank means "not given")."""
-        path = path or self.name
-        if value is None and self.default is None:
-            return None
-        if value is None:
-            raise self.refusal(path)
-        return self.read_json(value, path)
-
-    def openapi_schema(self, query=False) -> dict:
-        schema = self.query_schema() if query else self.schema()
-        if self.default is not REQUIRED and self.default is not None:
-            schema["default"] = self.form_value(self.default) if query and schema.get("type") == "string" \
-                else self.default
-        if query and self.prefill is not None and self.prefill != self.default:  # what the form is prefilled with
-            schema["example"] = self.form_value(self.prefill) if schema.get("type") == "string" else self.prefill
-        return schema
-
-    def but(self, **changes) -> Field:
-        """The same field with some attributes changed (another default, a prefixed name...)."""
-        return replace(self, **changes)
-
-    def with_data(self, data) -> Field:
-        """The field with defaults read from the calculator's content data resolved."""
-        changes = {name: getattr(self, name).read(data) for name in ("default", "example")
-                   if isinstance(getattr(self, name), Data)}
-        return replace(self, **changes) if changes else self
+def fits(schema: dict, value) -> bool:
+    """Whether a JSON value is one the schema describes (the parts of JSON Schema the fields use)."""
+    if not JSON_TYPES[schema["type"]](value):
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if schema["type"] == "integer":
+        return schema.get("minimum", value) <= value <= schema.get("maximum", value)
+    if schema["type"] == "string":
+        return len(value) <= schema.get("maxLength", len(value)) and \
+            ("pattern" not in schema or re.search(schema["pattern"], value) is not None)
+    if schema["type"] == "array":
+        return schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)) and \
+            all(fits(schema["items"], item) for item in value) and \
+            (not schema.get("uniqueItems") or len(set(value)) == len(value))
+    return True
 
 
 def whole_number(text: str):
@@ -268,6 +125,223 @@ def whole_number(text: str):
     return int(text)
 
 
+# --------------------------------------------------------------------------- the field: what every kind shares
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    label: str
+    _: KW_ONLY
+    help: str = ""  # for players: no query, JSON or parameter names (api_help holds those)
+    api_help: str = ""  # what a program needs besides the help (how a query or a JSON body writes it); OpenAPI only
+    default: object = REQUIRED  # what a blank or missing value means: REQUIRED, None or the kind's zero
+    blank: str = ""  # with default None: what a blank means, in words that stand alone ("fought to the end")
+    example: object = SAME  # what the empty form shows first
+    widget: str = ""  # how a form shows it (a key of WIDGETS); "" lets the kind choose (see widget_hint)
+    shown_when: tuple = ()  # When conditions: the field applies (and a form shows it) while any holds
+    short: str = ""  # the label in a result's one-line summary of the inputs, when shorter than the label
+    source: tuple = ()  # where the rules behind the field come from, as the engine says: "summary", "rulebook"
+    more: bool = False  # an option used less often: a form folds it under one "More options" line
+
+    kind = "field"
+    default_widget = "text"  # the widget the kind is shown with (a key of WIDGETS)
+    in_query = True  # can be given in a query string (a list of records only by a form, card by card)
+    zero_in_summary = False  # a count or list left blank: a result's summary says the 0 it stood for
+    summary_joiner = " "  # between the label and the value in a summary: "Elites 2"; ": " gives "Where: City"
+    json_words = ""  # what a JSON body may give, where it differs from allowed()
+
+    # --- what each kind states about itself
+
+    def allowed(self) -> str:
+        """What the field accepts, in words, for every error message."""
+        raise NotImplementedError
+
+    def read_text(self, text: str, path: str):
+        """The value of non-blank form or query text; raises InputError naming ``path``."""
+        raise NotImplementedError
+
+    def schema(self) -> dict:
+        """The JSON schema of a value: a JSON body's value must fit it, and OpenAPI gives it."""
+        raise NotImplementedError
+
+    def from_json(self, value, path: str):
+        """The value of a JSON body's member that fits the schema (for a kind that keeps it otherwise)."""
+        return value
+
+    def form_value(self, value) -> str:
+        """A value as a form box shows it."""
+        return "" if value is None else str(value)
+
+    def words(self, value) -> str:
+        """A value in a result's one-line summary of the inputs."""
+        return self.form_value(value)
+
+    def widget_hint(self) -> str:
+        """The widget a form shows the field with."""
+        return self.widget or self.default_widget
+
+    # --- reading a form, a query string or a JSON body
+
+    @property
+    def form_widget(self) -> Widget:
+        """How the widget's controls send the field (one value under its name, unless WIDGETS says otherwise)."""
+        return WIDGETS.get(self.widget_hint(), ONE_VALUE)
+
+    def refusal(self, path, words=None) -> InputError:
+        return InputError(path, f"must be {words or self.allowed()}")
+
+    def when_blank(self, path):
+        """The value of a blank or missing input: the default, or an error when there is none."""
+        if self.default is REQUIRED:
+            raise InputError(path, f"required: {self.allowed()}")
+        return self.default
+
+    def parse_text(self, text: str, path: str | None = None):
+        """The value of one form or query value as typed ("" when it was not given)."""
+        path = path or self.name
+        if len(text) > MAX_TEXT or "\x00" in text:
+            raise self.refusal(path)
+        if not text.strip():
+            return self.when_blank(path)
+        return self.read_text(text, path)
+
+    def read_args(self, args, name: str):
+        """The value from a form or query string: the texts its widget's controls sent, read as one."""
+        return self.parse_text(self.form_widget.join(self, args.getlist(name), name), name)
+
+    def read_form(self, args, name: str):
+        """(the value, []) from a form or query string, or (None, [the InputError]) when it cannot be read."""
+        try:
+            return self.read_args(args, name), []
+        except InputError as error:
+            return None, [error]
+
+    def read_json(self, value, path: str):
+        """The value of a member of a JSON body (never None here): one that fits the schema."""
+        if not fits(self.schema(), value):
+            raise self.refusal(path, self.json_words or None)
+        return self.from_json(value, path)
+
+    def parse_json(self, value, path: str | None = None):
+        """The value of a JSON body's member (null only where blank means "not given")."""
+        path = path or self.name
+        if value is None and self.default is None:
+            return None
+        if value is None:
+            raise self.refusal(path)
+        return self.read_json(value, path)
+
+    # --- what a form shows
+
+    def typed(self, args, name: str) -> str:
+        """What was typed for the field, for the form to show again."""
+        return self.form_widget.typed(args.getlist(name))
+
+    def given(self, args, name: str) -> bool:
+        """Whether a form or query string has a parameter for the field (even a blank one)."""
+        return name in args
+
+    def shown(self, text: str) -> str:
+        """What a form shows again after reading ``text``: the 0 a blank stood for, else what was typed."""
+        if self.zero_when_blank and not text.strip():
+            return self.form_value(self.default)
+        return text
+
+    def form_pairs(self, name, value) -> list:
+        """The parameters a browser sends for the value in this field's form widget."""
+        return self.form_widget.pairs(self, name, value)
+
+    def control_id(self, name, box=None) -> str:
+        """The id of the form control a link to the field goes to: its first, or the list's box ``box``."""
+        return self.form_widget.first_control(self, name, box)
+
+    @property
+    def form_help(self) -> str:
+        """The help a form shows: what the field is, and the 0 a blank box stands for."""
+        zero = f"Blank: {self.form_value(self.default) or 'none'}." if self.zero_in_summary and self.zero_when_blank else ""
+        return " ".join(filter(None, (self.help, zero)))
+
+    @property
+    def zero_when_blank(self) -> bool:
+        """Whether a blank stands for the kind's zero (a count, points, a modifier)."""
+        return self.default is not REQUIRED and self.default is not None
+
+    @property
+    def prefill(self):
+        """The example a form shows in an empty box: the example, else the default (none when it is required)."""
+        if self.example is not SAME:
+            return self.example
+        return None if self.default is REQUIRED else self.default
+
+    @property
+    def placeholder(self) -> str:
+        """The example as an empty box shows it, greyed, until the player types ("" for none)."""
+        return "" if self.prefill is None else self.form_value(self.prefill)
+
+    # --- a result's one-line summary of the inputs
+
+    def summary(self, value) -> str:
+        """The value in a result's one-line summary of the inputs ("" leaves it out)."""
+        if value is None:
+            return self.blank
+        if self.zero_when_blank and value == self.default:
+            return ""
+        words = self.words(value)
+        return f"{self.short or self.label}{self.summary_joiner}{words}" if words else ""
+
+    def summary_of_blank(self) -> str:
+        """The field left blank, in a result's summary: the 0 (or none) it stood for."""
+        return f"{self.short or self.label}{self.summary_joiner}{self.form_value(self.default) or 'none'}"
+
+    def left_blank(self, args, name: str) -> bool:
+        """Whether a form or query string left this count blank (or out), so it stood for its zero."""
+        if not (self.zero_in_summary and self.zero_when_blank):
+            return False
+        typed = self.typed(args, name)
+        return not typed if isinstance(typed, list) else not typed.replace(",", "").strip()
+
+    # --- OpenAPI
+
+    def query_schema(self) -> dict:
+        """The schema of a query parameter: the value's, but a list as one comma-separated text."""
+        schema = self.schema()
+        if schema["type"] != "array":
+            return schema
+        items = schema["items"]
+        one = "(" + "|".join(map(re.escape, items["enum"])) + ")" if "enum" in items else NUMBER_PATTERN
+        low, high = schema.get("minItems"), schema.get("maxItems")
+        repeat = "*" if high is None else f"{{{high - 1}}}" if low == high else f"{{0,{high - 1}}}"
+        pattern = f"{one}(,{one}){repeat}"
+        if self.default is None:
+            pattern = f"({pattern})?"
+        return {"type": "string", "pattern": f"^{pattern}$", "maxLength": MAX_TEXT, "description": self.allowed()}
+
+    def openapi_schema(self, query=False) -> dict:
+        schema = self.query_schema() if query else self.schema()
+        if self.default is not REQUIRED and self.default is not None:
+            schema["default"] = self.form_value(self.default) if query and schema.get("type") == "string" \
+                else self.default
+        if query and self.prefill is not None and self.prefill != self.default:  # what the form is prefilled with
+            schema["example"] = self.form_value(self.prefill) if schema.get("type") == "string" else self.prefill
+        return schema
+
+    # --- declaring
+
+    def but(self, **changes) -> Field:
+        """The same field with some attributes changed (another default, a prefixed name...)."""
+        return replace(self, **changes)
+
+    def with_data(self, data) -> Field:
+        """The field with defaults read from the calculator's content data resolved."""
+        changes = {name: getattr(self, name).read(data) for name in ("default", "example")
+                   if isinstance(getattr(self, name), Data)}
+        return replace(self, **changes) if changes else self
+
+
+# --------------------------------------------------------------------------- the kinds
+
+
 @dataclass(frozen=True)
 class Integer(Field):
     _: KW_ONLY
@@ -276,6 +350,7 @@ class Integer(Field):
     signed: bool = False  # a modifier: a summary shows +1
 
     kind = "integer"
+    default_widget = "stepper"
     zero_in_summary = True
 
     def allowed(self):
@@ -284,30 +359,22 @@ class Integer(Field):
 
     def read_text(self, text, path):
         number = whole_number(text)
-        if number is None or not self.minimum <= number <= self.maximum:
+        if number is None or not fits(self.schema(), number):
             raise self.refusal(path)
         return number
-
-    def read_json(self, value, path):
-        if isinstance(value, bool) or not isinstance(value, int) or not self.minimum <= value <= self.maximum:
-            raise self.refusal(path)
-        return value
 
     def schema(self):
         return {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
 
-    def widget_hint(self):
-        return self.widget or "stepper"
-
-    def summary(self, value):
-        if self.signed and isinstance(value, int) and value > 0:
-            return f"{self.short or self.label} +{value}"
-        return super().summary(value)
+    def words(self, value):
+        return f"+{value}" if self.signed and value > 0 else str(value)
 
 
 @dataclass(frozen=True)
 class Boolean(Field):
     kind = "boolean"
+    default_widget = "switch"
+    json_words = "true or false"
 
     def allowed(self):
         return "true or false (also 1 or 0)"
@@ -317,22 +384,11 @@ class Boolean(Field):
             raise self.refusal(path)
         return BOOLEAN_WORDS[text]
 
-    def read_json(self, value, path):
-        if not isinstance(value, bool):
-            raise self.refusal(path, "true or false")
-        return value
-
     def schema(self):
         return {"type": "boolean"}
 
     def form_value(self, value):
         return "" if value is None else ("true" if value else "false")
-
-    def widget_hint(self):
-        return self.widget or "switch"
-
-    def form_pairs(self, name, value):
-        return [(name, "true")] if value else []  # an unchecked switch sends nothing
 
     def summary(self, value):
         return (self.short or self.label) if value else ""
@@ -353,6 +409,7 @@ class Choice(Field):
     shorts: tuple = ()  # ((value, label), ...): a shorter label for a result's summary, where the form's has an aside
 
     kind = "choice"
+    summary_joiner = ": "
 
     @property
     def values(self):
@@ -362,8 +419,13 @@ class Choice(Field):
         """A choice's label as a result's summary gives it."""
         return dict(self.shorts).get(value) or dict(self.choices)[value]
 
+    def label_parts(self, value) -> tuple:
+        """(the short label, the aside in brackets or "") of a choice, as a form sets them apart."""
+        label, short = dict(self.choices)[value], dict(self.shorts).get(value)
+        return (short, label[len(short) + 1:]) if short and label.startswith(short + " (") else (label, "")
+
     def allowed(self):
-        return "one of " + ", ".join(self.values)
+        return "one of " + ", ".join(self.values) + (" (or blank)" if self.default == "" else "")
 
     def when_blank(self, path):
         """As every field's, but a form that left every option unticked is asked to tick one, as its
@@ -373,25 +435,17 @@ class Choice(Field):
         return self.default
 
     def read_text(self, text, path):
-        if text.strip() not in self.values:
+        if not fits(self.schema(), text.strip()):
             raise self.refusal(path)
         return text.strip()
 
-    def read_json(self, value, path):
-        if not isinstance(value, str) or value not in self.values:
-            raise self.refusal(path)
-        return value
-
     def schema(self):
-        return {"type": "string", "enum": list(self.values)}
+        return {"type": "string", "enum": list(self.values) + ([""] if self.default == "" else [])}
 
     def widget_hint(self):
         return self.widget or ("radio" if len(self.choices) <= SHORT_CHOICE else "select")
 
-    def summary(self, value):
-        if value is None:
-            return super().summary(value)
-        return f"{self.short or self.label}: {self.short_label(value)}"
+    words = short_label
 
 
 @dataclass(frozen=True)
@@ -404,60 +458,30 @@ class ChoiceList(Field):
     shorts: tuple = ()  # as Choice's
 
     kind = "choice_list"
-
-    @property
-    def values(self):
-        return tuple(value for value, _ in self.choices)
-
+    default_widget = "checks"
+    summary_joiner = ": "
+    values = Choice.values
     short_label = Choice.short_label
+    label_parts = Choice.label_parts
 
     def allowed(self):
         return f"some of {', '.join(self.values)}, separated by commas, each at most once"
 
-    def read_args(self, args, name):
-        """A form sends one value per ticked box; a query may give them as one comma-separated value."""
-        given = args.getlist(name)
-        if len(given) > 1 and any("," in text for text in given):
-            raise InputError(name, "give it only once")
-        return self.parse_text(",".join(given), name)
-
-    def typed(self, args, name):
-        return ",".join(args.getlist(name))[:MAX_TEXT]
-
     def read_text(self, text, path):
         return self.read_json([part.strip() for part in text.split(",")], path)
 
-    def read_json(self, value, path):
-        if not isinstance(value, list) or len(set(map(str, value))) != len(value) or \
-                not all(isinstance(item, str) and item in self.values for item in value):
-            raise self.refusal(path)
+    def from_json(self, value, path):
         return tuple(value)
 
     def schema(self):
         return {"type": "array", "items": {"type": "string", "enum": list(self.values)}, "uniqueItems": True,
                 "maxItems": len(self.values)}
 
-    def query_schema(self):
-        one = "(" + "|".join(map(re.escape, self.values)) + ")"
-        return {"type": "string", "pattern": f"^{one}(,{one}){{0,{len(self.values) - 1}}}$", "maxLength": MAX_TEXT,
-                "description": self.allowed()}
-
     def form_value(self, value):
         return "" if value is None else ",".join(value)
 
-    def widget_hint(self):
-        return self.widget or "checks"
-
-    def form_pairs(self, name, value):
-        return [(name, item) for item in value or ()]  # an unticked box sends nothing
-
-    def summary(self, value):
-        if not value:
-            return super().summary(value) if value is None else ""
-        return f"{self.short or self.label}: {', '.join(self.short_label(item) for item in value)}"
-
-
-BOX_BREAK = "\n"  # between the texts of a form's two boxes, as a form shows them again (no box holds one)
+    def words(self, value):
+        return ", ".join(self.short_label(item) for item in value)
 
 
 @dataclass(frozen=True)
@@ -472,6 +496,8 @@ class RoundWindow(Field):
     maximum: int  # the last round there is
 
     kind = "round_window"
+    default_widget = "window"
+    summary_joiner = ": "
 
     def allowed(self):
         return ROUNDS_ALLOWED.format(last_round=self.maximum)
@@ -490,24 +516,20 @@ class RoundWindow(Field):
         except InputError:
             raise self.refusal(path) from None
 
-    def read_args(self, args, name):
-        """The form's two boxes (the first round, how many rounds), or one text."""
-        given = args.getlist(name)
-        if len(given) != 2:
-            return super().read_args(args, name)
-        start, count = (text.strip() for text in given)
+    from_json = read_text
+
+    def read_boxes(self, start, count, name) -> str:
+        """The text of the form's two boxes, the first round and how many rounds ("" for both blank)."""
+        start, count = start.strip(), count.strip()
         if not start and not count:
             if self.default is REQUIRED:
                 raise InputError(name, f"required: {self.boxes_allowed()}")
-            return self.default
+            return ""
         first, rounds = whole_number(start), whole_number(count) if count else None
         if first is None or not 1 <= first <= self.maximum or (count and (
                 rounds is None or not 1 <= rounds <= self.maximum - first + 1)):
             raise self.refusal(name, self.boxes_allowed())
         return window_text(first, None if rounds is None else first + rounds - 1)
-
-    def typed(self, args, name):
-        return BOX_BREAK.join(text[:MAX_TEXT] for text in args.getlist(name)[:2])
 
     def box_texts(self, typed) -> tuple:
         """What the form's two boxes show for what was typed: both boxes, or one text read into them."""
@@ -520,30 +542,15 @@ class RoundWindow(Field):
             return typed, ""
         return str(first), "" if last is None else str(last - first + 1)
 
-    def read_json(self, value, path):
-        if not isinstance(value, str):
-            raise self.refusal(path)
-        return self.read_text(value, path)
-
     def schema(self):
         return {"type": "string", "pattern": f"^(all|first|{ROUNDS_PATTERN.pattern})$",
                 "maxLength": 7, "description": self.allowed()}
 
-    def widget_hint(self):
-        return self.widget or "window"
-
-    def form_pairs(self, name, value):
-        return [(name, text) for text in self.box_texts("" if value is None else value)]
-
-    def summary(self, value):
-        if value is None:
-            return super().summary(value)
+    def words(self, value):
         first, last = self.window(value)
         if last is None:
-            words = "every round" if first == 1 else f"from round {first} on"
-        else:
-            words = f"round {first} only" if first == last else f"rounds {first}–{last}"
-        return f"{self.short or self.label}: {words}"
+            return "every round" if first == 1 else f"from round {first} on"
+        return f"round {first} only" if first == last else f"rounds {first}–{last}"
 
 
 @dataclass(frozen=True)
@@ -569,28 +576,6 @@ class IntegerList(Field):
     def widget_hint(self):
         return self.widget or ("boxes" if self.count else "text")
 
-    def read_args(self, args, name):
-        """A fixed count may come as one box per number (the form) or as one comma-separated value."""
-        given = args.getlist(name)
-        if self.count and self.count > 1 and len(given) == self.count:
-            if any("," in text for text in given):
-                raise self.refusal(name)
-            return self.parse_text(",".join(given) if any(text.strip() for text in given) else "", name)
-        return super().read_args(args, name)
-
-    def typed(self, args, name):
-        return ",".join(args.getlist(name))[:MAX_TEXT]
-
-    def form_pairs(self, name, value):
-        if self.widget_hint() == "boxes":
-            return [(name, str(number)) for number in value] if value else [(name, "")] * self.count
-        return super().form_pairs(name, value)
-
-    def summary(self, value):
-        if value is None or (self.zero_when_blank and not value):
-            return super().summary(value)
-        return f"{self.short or self.label} {', '.join(map(str, value))}"
-
     def check_length(self, numbers, path):
         if self.count is not None and len(numbers) != self.count:
             raise InputError(path, f"must be {self.allowed()} (got {len(numbers)})")
@@ -612,10 +597,11 @@ class IntegerList(Field):
         return self.check_length(numbers, path)
 
     def read_json(self, value, path):
+        """As every field's, but a number at fault is named by its place in the list."""
         if not isinstance(value, list):
             raise self.refusal(path, f"a list of whole numbers from {self.minimum} to {self.maximum}")
         for index, number in enumerate(value):
-            if isinstance(number, bool) or not isinstance(number, int) or not self.minimum <= number <= self.maximum:
+            if not fits(self.schema()["items"], number):
                 raise InputError(f"{path}[{index}]", f"must be a whole number from {self.minimum} to {self.maximum}")
         return self.check_length(list(value), path)
 
@@ -627,21 +613,11 @@ class IntegerList(Field):
             schema["maxItems"] = self.max_items
         return schema
 
-    def query_schema(self):
-        number = r"[-+]?\d{1,6}"
-        if self.count is not None:
-            repeat = f"{{{self.count - 1}}}"
-        elif self.max_items is not None:
-            repeat = f"{{0,{self.max_items - 1}}}"
-        else:
-            repeat = "*"
-        pattern = f"{number}(,{number}){repeat}"
-        if self.default is None:
-            pattern = f"({pattern})?"
-        return {"type": "string", "pattern": f"^{pattern}$", "maxLength": MAX_TEXT, "description": self.allowed()}
-
     def form_value(self, value):
         return "" if value is None else ",".join(str(number) for number in value)
+
+    def words(self, value):
+        return ", ".join(map(str, value))
 
 
 @dataclass(frozen=True)
@@ -655,14 +631,9 @@ class Text(Field):
         return f"text of at most {self.max_length} characters"
 
     def read_text(self, text, path):
-        if len(text) > self.max_length:
+        if not fits(self.schema(), text):
             raise self.refusal(path)
         return text
-
-    def read_json(self, value, path):
-        if not isinstance(value, str) or len(value) > self.max_length or "\x00" in value:
-            raise self.refusal(path)
-        return value
 
     def schema(self):
         return {"type": "string", "maxLength": self.max_length}
@@ -675,7 +646,8 @@ class Records(Field):
     ``item`` names one record in messages ("card", "player"). With ``shorthand``, a bare value in
     the list stands for a record giving only that field (a defending card as its defence icons).
     With ``brief`` (a record to a few words), the inputs line under an answer lists the records one
-    by one ("Defending cards: 2 icons; 1 icon"), else it counts them.
+    by one ("Defending cards: 2 icons; 1 icon"), else it counts them. A form enters the records one
+    by one, their fields under numbered names (<name>-1-<member>, <name>-2-<member>, ...).
     """
 
     _: KW_ONLY
@@ -687,15 +659,19 @@ class Records(Field):
     brief: object = None  # a record -> its few words in the inputs line
 
     kind = "records"
-    in_query = False  # no GET endpoint takes them; a form enters them one by one (see read_args)
+    default_widget = "records"  # drawn by the records macro of templates/_fields.html, one record at a time
+    in_query = False  # no GET endpoint takes them; a form enters them one by one (see read_form)
     zero_in_summary = True
+    summary_joiner = ": "
 
     def allowed(self):
         if self.min_items == self.max_items:
             return f"a list of {self.max_items} {self.item}s"
         return f"a list of at most {self.max_items} {self.item}s"
 
-    # --- a form enters the records one by one: <name>-1-<member>, <name>-2-<member>, ... numbered from 1
+    @property
+    def form_help(self):
+        return self.help
 
     def row_texts(self, args, name) -> list:
         """What was typed for each record, in the order of their numbers; rows left blank are no record."""
@@ -764,15 +740,10 @@ class Records(Field):
         return [{member.name: member.form_value(record.get(member.name, member.prefill)) for member in self.fields}
                 for record in value or ()]
 
-    def summary(self, value):
+    def words(self, value):
         if not value:
             return ""
-        if self.brief is None:
-            return f"{self.short or self.label}: {len(value)}"
-        return f"{self.short or self.label}: {'; '.join(self.brief(record) for record in value)}"
-
-    def summary_of_blank(self):
-        return f"{self.short or self.label}: none"
+        return str(len(value)) if self.brief is None else "; ".join(self.brief(record) for record in value)
 
     def read_json(self, value, path):
         if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items:
@@ -785,11 +756,8 @@ class Records(Field):
             records.append(read_json(self.fields, record, where, what=f"a {self.item}"))
         return records
 
-    def record_schema(self):
-        return object_schema(self.fields)
-
     def schema(self):
-        items = self.record_schema()
+        items = object_schema(self.fields)
         if self.shorthand:
             short = next(member for member in self.fields if member.name == self.shorthand)
             items = {"oneOf": [short.schema(), items]}
@@ -896,7 +864,7 @@ def object_schema(fields) -> dict:
 def describe(member) -> str:
     """A field's label and help, what each choice means and what leaving it out means, for OpenAPI."""
     words = member.label + (f" — {member.help}" if member.help else "") + (f" {member.api_help}" if member.api_help else "")
-    if isinstance(member, (Choice, ChoiceList)):
+    if getattr(member, "choices", ()):
         words += " (" + "; ".join(f"{value}: {label}" for value, label in member.choices) + ")"
     if member.default is None:
         words += f" Left out or blank: {member.blank}."
@@ -905,4 +873,3 @@ def describe(member) -> str:
     if member.source:
         words += f" Its rules come from the {' and the '.join(member.source)}."
     return words
-

@@ -1,19 +1,18 @@
 """Fate of the Fellowship: the search roll, the battle roll and the roll to destroy the One Ring.
 
 The rules name every die result but not how many faces show it, so the face counts are form
-fields and API parameters that must be given; the form prefills them from the content data file
-content/fotf/data/dice.yaml, and every page says whether those counts have been checked against
-the real dice.
+fields and API parameters that must be given; the form's empty boxes show the counts of the content
+data file content/fotf/data/dice.yaml as examples, and every page says whether those counts have been
+checked against the real dice.
 """
 from ..engines import fotf_dice
 from ..engines.fotf_dice import DIE_FACES, DIE_SIDES, FACE_LABELS
 from ..engines.inputs import InputError
-from .calculator import (Api, Calculator, Group, Headline, at_least, at_least_ladder, decimal, distribution_chart,
-                         outcome_chart, percent)
+from .calculator import (Api, Calculator, Group, Headline, Sides, at_least, at_least_ladder, decimal,
+                         distribution_chart, outcome_chart, percent)
 from .fields import Boolean, Choice, ChoiceList, Data, Integer, When, choice_labels
 
-INITIATOR_LABELS = {"attack": "Characters' attack action", "shadow": "A shadow card",
-                    "skies-darken": "A Skies Darken card"}
+INITIATOR_LABELS = {"attack": "Characters' attack", "shadow": "A shadow card", "skies-darken": "Skies Darken card"}
 REROLLS_HELP = ("How many rerolls the characters present will pay for, one at a time; one left unused when no "
                 "die is worth rerolling is not spent.")
 
@@ -29,30 +28,31 @@ def faces_caveat(verified, where):
     """The die faces the odds came from, in one sentence that goes with every answer: ``where`` they
     are ("below" on a page, "given" to a program)."""
     if verified:
-        return (f"From the die faces {where}, which the rules summary does not give; the prefilled counts have "
+        return (f"From the die faces {where}, which the rules summary does not give; the example counts have "
                 f"been {FACES_CHECKED}.")
     return f"From the die faces {where}, which the rules summary does not give: check them against your dice."
 
 
 def faces_notice(dice):
-    """What the player must know about the prefilled face counts, in one sentence."""
+    """What the player must know about the example face counts, in one sentence."""
     if dice["verified"]:
-        return f"Prefilled with counts checked against the real dice. The faces of one die total {DIE_SIDES}."
-    return ("Not given in the rules summary; check your dice. The prefilled counts are a placeholder: count "
-            f"the faces on your own dice and change them here. The faces of one die total {DIE_SIDES}.")
+        return (f"The examples in the boxes are counts checked against the real dice. The faces of one die "
+                f"total {DIE_SIDES}.")
+    return ("Not given in the rules summary; check your dice. The examples in the boxes are a placeholder: count "
+            f"the faces on your own dice and enter them here. The faces of one die total {DIE_SIDES}.")
 
 
 def faces_group(die):
-    """One field per result of the die: how many of its faces show it, prefilled from the data file."""
-    return Group(
+    """One field per result of the die: how many of its faces show it, the data file's counts as examples."""
+    return Sides(Group(
         legend=lambda dice: f"Faces of the {die} die ({FACES_CHECKED if dice['verified'] else FACES_UNCHECKED})",
         fields=tuple(Integer(name, f"Faces showing {FACE_LABELS[name]}", example=Data(die, name), minimum=0,
-                             maximum=DIE_SIDES, short=FACE_LABELS[name],
+                             maximum=DIE_SIDES, short=FACE_LABELS[name], widget="number",
                              api_help=f"The counts of {', '.join(DIE_FACES[die])} total {DIE_SIDES}, the faces "
                                       f"of one die.")
                      for name in DIE_FACES[die]),
         note=faces_notice,
-    )
+    ), rows=tuple(FACE_LABELS[name][:1].upper() + FACE_LABELS[name][1:] for name in DIE_FACES[die]))
 
 
 def faces_from(values, die):
@@ -79,7 +79,7 @@ def with_faces(result, faces, dice):
 
 def rerolls_field(help_text):
     return Integer("rerolls", "Rerolls", default=0, minimum=0, maximum=fotf_dice.MAX_REROLLS,
-                   help=REROLLS_HELP + " " + help_text)
+                   help=REROLLS_HELP + " " + help_text, more=True)
 
 
 def when_rerolling():
@@ -143,12 +143,13 @@ SEARCH = Calculator(
             Integer("dice", "Search dice", default=None, blank="search dice counted from the Nazgûl and shadow troops",
                     minimum=0, maximum=fotf_dice.MAX_SEARCH_DICE,
                     help=f"Blank: one per Nazgûl and shadow troop, at most {fotf_dice.MAX_SEARCH_DICE}. Give the Nazgûl's count alone when "
-                         "the shadow troops are ignored (Frodo puts on the Ring)."),
+                         "the shadow troops are ignored (Frodo puts on the Ring).", more=True),
             Boolean("in_haven", "Frodo is in a haven", default=False,
-                    help="In a haven an exposed result costs no hope."),
-            Boolean("in_mordor", "Frodo is in Mordor", default=False, help="In Mordor a recall result does nothing."),
+                    help="In a haven an exposed result costs no hope.", more=True),
+            Boolean("in_mordor", "Frodo is in Mordor", default=False, help="In Mordor a recall result does nothing.",
+                    more=True),
             rerolls_field("Each goes to a die that costs hope."),
-        )),
+        ), columns=2),
         faces_group("search"),
     ),
     compute=search,
@@ -212,23 +213,24 @@ BATTLE = Calculator(
     id="fotf-battle", game="fotf", slug="battle", title="Battle roll",
     data="dice",
     form=(
+        Choice("initiator", "Battle started by", example="attack",
+               choices=tuple((initiator, INITIATOR_LABELS[initiator]) for initiator in fotf_dice.INITIATORS),
+               help="An attack rolls up to 1 die per friendly troop, a card 1 per shadow troop; "
+                    f"never more than {fotf_dice.MAX_BATTLE_DICE}."),
+        Sides(Group("Friendly", (Integer("friendly_troops", "Friendly troops in the location", example=2, minimum=0,
+                                         maximum=fotf_dice.MAX_FRIENDLY_TROOPS),)),
+              Group("Shadow", (Integer("shadow_troops", "Shadow troops in the location", example=2, minimum=0,
+                                       maximum=fotf_dice.MAX_SHADOW_TROOPS),)),
+              rows=("Troops in the location",)),
         Group("Battle roll", (
-            Choice("initiator", "Battle started by", example="attack",
-                   choices=tuple((initiator, INITIATOR_LABELS[initiator]) for initiator in fotf_dice.INITIATORS),
-                   help="An attack rolls up to 1 die per friendly troop; a card rolls 1 per shadow troop; "
-                        f"never more than {fotf_dice.MAX_BATTLE_DICE}."),
-            Integer("friendly_troops", "Friendly troops in the location", example=2, minimum=0,
-                    maximum=fotf_dice.MAX_FRIENDLY_TROOPS),
-            Integer("shadow_troops", "Shadow troops in the location", example=2, minimum=0,
-                    maximum=fotf_dice.MAX_SHADOW_TROOPS),
             Integer("dice", "Battle dice", default=None, blank="battle dice counted from the troops", minimum=1,
                     maximum=fotf_dice.MAX_BATTLE_DICE,
                     help="Blank: worked out from who starts the battle and the troops present. An attack may "
-                         "roll fewer."),
+                         "roll fewer.", more=True),
             Boolean("in_haven", "The location is a haven", default=False,
-                    help="In a haven an overrun result does nothing."),
+                    help="In a haven an overrun result does nothing.", more=True),
             Boolean("nazgul_present", "Nazgûl present", default=False,
-                    help="Without Nazgûl, a Nazgûl result does nothing."),
+                    help="Without Nazgûl, a Nazgûl result does nothing.", more=True),
             rerolls_field("Rout is never rerolled; which other results are, is the players' choice."),
             ChoiceList("reroll_results", "Results to reroll, worst first", example=fotf_dice.REROLL_RESULTS,
                        **choice_labels({"nazgul": ("Nazgûl", "2 friendly troops lost"),
@@ -238,7 +240,7 @@ BATTLE = Calculator(
                        help="Each reroll goes to a die showing the first of these that is there. Leave exchange out "
                             "to keep the shadow troop it removes: its reroll may turn up a Nazgûl. To reroll none, "
                             "set Rerolls to 0.",
-                       shown_when=when_rerolling(), source=(fotf_dice.RULES["reroll_results"][1],)),
+                       shown_when=when_rerolling(), source=(fotf_dice.RULES["reroll_results"][1],), more=True),
         )),
         faces_group("battle"),
     ),
@@ -279,16 +281,16 @@ RING = Calculator(
             Integer("shadow_troops", "Shadow troops present", default=0, example=1, minimum=0,
                     maximum=fotf_dice.MAX_SHADOW_TROOPS, ),
             Integer("hope", "Hope left", example=5, minimum=1, maximum=fotf_dice.MAX_HOPE,
-                    help="Where the hope marker stands before the roll."),
+                    help="Where the hope marker stands."),
             Integer("hope_missing", "Hope missing from the track", default=0, example=3, minimum=0,
                     maximum=fotf_dice.MAX_HOPE,
-                    help=f"Each missing hope adds a search die; the roll never uses more than {fotf_dice.MAX_SEARCH_DICE}."),
+                    help=f"Each adds a search die (at most {fotf_dice.MAX_SEARCH_DICE} in all)."),
             rerolls_field("Each goes to a die that costs hope."),
             Boolean("stop_when_won", "Stop rerolling once the win is certain", default=False,
                     short="rerolls stop once the win is certain",
                     help="The chance to win stays the same; fewer rerolls are spent.",
-                    shown_when=when_rerolling(), source=(fotf_dice.RULES["stop_when_won"][1],)),
-        )),
+                    shown_when=when_rerolling(), source=(fotf_dice.RULES["stop_when_won"][1],), more=True),
+        ), columns=2),
         faces_group("search"),
     ),
     compute=ring,

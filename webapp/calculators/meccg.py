@@ -12,13 +12,14 @@ from ..engines.meccg.strike import (BODY_CHECK_ALREADY_WOUNDED, MAX_BODY, MAX_UN
                                     PER_UNUSED_STRIKE, PROWESS_RANGE, REMAIN_UNTAPPED_PENALTY, STRIKE_PROWESS_RANGE,
                                     TAPPED_PENALTY, WOUNDED_PENALTY)
 from ..engines.words import counted
-from .calculator import Api, Calculator, Group, Headline, outcome_chart, percent
+from .calculator import Api, Calculator, Group, Headline, Sides, outcome_chart, percent
 from .fields import Boolean, Choice, Integer, Records, When, choice_labels
 
 
 def modifier_field(name, label, help_text="", **more):
+    """A modifier: a blank is 0, and the form folds it under More options."""
     return Integer(name, label, default=0, minimum=-MAX_MODIFIER, maximum=MAX_MODIFIER,
-                   help=help_text, signed=True, **more)
+                   help=help_text, signed=True, more=True, **more)
 
 
 def influence_field(name, label, example, help_text="", **more):
@@ -34,18 +35,12 @@ def succeeds_chart(success_label):
 
 # --------------------------------------------------------------------------- influence attempt
 
-KIND_LABELS = {
-    "character": "An opponent's character",
-    "follower": "An opponent's follower",
-    "faction": "An opponent's faction",
-    "ally": "An opponent's ally",
-    "item": "An opponent's item",
-}
+KIND_LABELS = {"character": "Character", "follower": "Follower", "faction": "Faction", "ally": "Ally", "item": "Item"}
 
 INFLUENCE = Calculator(
     id="meccg-influence", game="meccg", slug="influence", title="Influence attempt",
     form=(
-        Choice("kind", "Influence attempt on", example="character",
+        Choice("kind", "Influence attempt on the opponent's", example="character", short="Attempt on",
                choices=tuple((kind, KIND_LABELS[kind]) for kind in INFLUENCE_KINDS)),
         influence_field("direct_influence", "Your character's unused direct influence", 4,
                         short="Your direct influence"),
@@ -54,7 +49,7 @@ INFLUENCE = Calculator(
                         short="Their general influence"),
         influence_field("controller_direct_influence", "Controlling character's unused direct influence", 0,
                         "Counts against a follower, ally or item.", short="Controller's direct influence",
-                        shown_when=(When("kind", "follower", "ally", "item"),)),
+                        shown_when=(When("kind", "follower", "ally", "item"),), more=True),
         Integer("mind", "Target number", example=6, minimum=0, maximum=MAX_INFLUENCE,
                 help="The mind of the character, follower or ally; the faction's number; for an item, the mind "
                      "of the character holding it."),
@@ -105,12 +100,14 @@ FACTION = Calculator(
 def strike(values):
     result = meccg.strike(**values)
     result["need_text"] = roll_needed(result["need"], none="none", some="{need} or more on 2d6")
+    result["wounded"] = values["wounded"]  # a character already wounded is spoken of as wounded, never unhurt
     return result
 
 
 def strike_headline(result):
+    successful = "a body check follows for the wounded character" if result["wounded"] else "the character is wounded"
     headline = (f"{percent(result['defeated'])} to defeat the strike, {percent(result['ineffectual'])} ineffectual, "
-                f"{percent(result['successful'])} successful (the character is wounded).")
+                f"{percent(result['successful'])} successful ({successful}).")
     body_checks = []
     if result["character_eliminated"] is not None:
         body_checks.append(f"{percent(result['character_eliminated'])} to lose the character (eliminated)")
@@ -120,12 +117,15 @@ def strike_headline(result):
 
 
 def strike_charts(result):
+    wounded = result["wounded"]
     charts = [outcome_chart("The strike", [("Defeated", result["defeated"]), ("Ineffectual", result["ineffectual"]),
-                                           ("Successful: wounded", result["successful"])])]
+                                           ("Successful: body check" if wounded else "Successful: wounded",
+                                            result["successful"])])]
     if result["character_eliminated"] is not None:
         charts.append(outcome_chart("The character after the strike", [
-            ("Unhurt", result["defeated"] + result["ineffectual"]),
-            ("Wounded, survives", result["successful"] - result["character_eliminated"]),
+            ("Still wounded, no worse" if wounded else "Unhurt", result["defeated"] + result["ineffectual"]),
+            ("Still wounded, survives the body check" if wounded else "Wounded, survives",
+             result["successful"] - result["character_eliminated"]),
             ("Eliminated", result["character_eliminated"]),
         ]))
     return charts
@@ -146,14 +146,14 @@ STRIKE = Calculator(
                          f"successful strike."),
             Boolean("stay_untapped", "Chooses to remain untapped", default=False,
                     help=f"{signed(REMAIN_UNTAPPED_PENALTY)} to prowess; only a character that is "
-                         f"neither tapped nor wounded can choose it."),
+                         f"neither tapped nor wounded can choose it.", more=True),
             Integer("unused_strikes", "Unused strikes the attacker allocates", default=0, minimum=0,
                     maximum=MAX_UNUSED_STRIKES, help=f"{signed(PER_UNUSED_STRIKE)} to prowess for each.",
-                    short="Unused strikes"),
+                    short="Unused strikes", more=True),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
                     help=f"{signed(PER_SUPPORTING_CHARACTER)} to prowess for each unassigned "
                          f"character that taps to help.",
-                    short="Support"),
+                    short="Support", more=True),
             modifier_field("resource_modifier", "Skill resource card modifier",
                            "At most one resource card that needs a skill may change the strike."),
             modifier_field("other_modifiers", "Other modifiers", "Every other resource and hazard card that applies."),
@@ -164,7 +164,7 @@ STRIKE = Calculator(
                     help="Blank: leave out the body check after a successful strike."),
             Integer("creature_body", "Creature's body", default=None, blank="no body check for the creature", minimum=0,
                     maximum=MAX_BODY, help="Blank: leave out the creature's body check after the strike is defeated."),
-        )),
+        ), more=True),
     ),
     compute=strike,
     headline=strike_headline,
@@ -224,7 +224,7 @@ CORRUPTION = Calculator(
             modifier_field("modifier", "Corruption check modifier", "The character's own modifier and any cards."),
             Integer("support", "Characters tapped in support", default=0, minimum=0, maximum=MAX_SUPPORT,
                     help=f"{signed(ROLL_PER_SUPPORT)} to the roll for each.",
-                    short="Support"),
+                    short="Support", more=True),
         )),
         Group("Removing a corruption card (optional)", (
             Integer("removal_need", "Number the corruption card asks for", default=None, blank="no removal roll",
@@ -238,7 +238,7 @@ CORRUPTION = Calculator(
             Choice("removal_comparison", "The roll must be", example="greater",
                    choices=tuple((comparison, COMPARISON_LABELS[comparison]) for comparison in REMOVAL_COMPARISONS),
                    help="As the corruption card words it.", shown_when=(When("removal_need", other_than=("",)),)),
-        )),
+        ), more=True),
     ),
     compute=corruption,
     headline=corruption_headline,
@@ -276,15 +276,16 @@ EXAMPLES = (
 # One player's entries: a record of the API's players list, and p1_/p2_ fields of the form.
 SCORED = (
     *(Integer(name, SOURCE_LABELS[name], default=0, minimum=SOURCE_RANGE[0], maximum=SOURCE_RANGE[1],
-              short=SOURCE_LABELS[name].removesuffix(" points").lower())
+              short=SOURCE_LABELS[name].removesuffix(" points").lower(), widget="number")
       for name in SOURCES),
-    *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high, help=COUNT_LABELS[name][1])
+    *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high, help=COUNT_LABELS[name][1],
+              more=True)
       for name, (low, high) in PLAYER_COUNTS.items()),
-    Boolean("avatar_eliminated", "Avatar eliminated", default=False),
+    Boolean("avatar_eliminated", "Avatar eliminated", default=False, more=True),
 )
 DECK_EXHAUSTIONS = Integer("deck_exhaustions", "Times the play deck has run out", default=None,
                            blank="run-outs not given", minimum=0, maximum=MAX_DECK_EXHAUSTIONS, short="deck run out",
-                           help="Optional: give it for both players to see who may call the Council.")
+                           help="Optional: give it for both players to see who may call the Council.", more=True)
 PLAYER = (*SCORED, DECK_EXHAUSTIONS)
 SCORED_KEYS = tuple(member.name for member in SCORED)
 PLAYER_KEYS = tuple(member.name for member in PLAYER)
@@ -371,7 +372,7 @@ def council_key(result, first):
 
 COUNCIL = Calculator(
     id="meccg-council", game="meccg", slug="council", title="The Free Council score",
-    form=(player_group(1), player_group(2), Group("Scoring", (RULESET,))),
+    form=(Sides(player_group(1), player_group(2)), Group("Scoring", (RULESET,))),
     compute=council_page,
     headline=council_headline,
     key=council_key,

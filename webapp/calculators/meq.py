@@ -1,6 +1,6 @@
 """Middle-earth Quest: which side is dominant on the Story Track, and what follows from it."""
 from ..engines import meq_dominance
-from .calculator import Api, Calculator, Headline
+from .calculator import Api, Calculator, Group, Headline, Sides
 from .fields import Boolean, Integer, IntegerList
 
 SPACES = dict(minimum=0, maximum=meq_dominance.MAX_SPACES)
@@ -27,17 +27,21 @@ def dominance(values):
 DOMINANCE = Calculator(
     id="meq-dominance", game="meq", slug="dominance", title="Dominance",
     form=(
-        Integer("hero_to_finale", "Heroes' marker: spaces to the Finale", example=8,
-                help="Count the spaces from the heroes' story marker to the Finale space.", **SPACES),
-        IntegerList("sauron_to_finale", "Sauron's markers: spaces to the Finale", item="marker",
-                    count=meq_dominance.SAURON_MARKERS, example=(10, 12, 14),
-                    help="One number per Sauron story marker.",
-                    api_help="In a query, the three numbers separated by commas: 10,12,14.",
-                    **SPACES),
-        IntegerList("sauron_to_shadow_falls", "Sauron's markers: spaces still to The Shadow Falls", item="marker",
-                    count=meq_dominance.SAURON_MARKERS, example=(3, 4, 5),
-                    help="One number per Sauron story marker; 0 for a marker on or past The Shadow Falls.",
-                    api_help="In a query, the three numbers separated by commas: 3,4,5.", **SPACES),
+        Sides(Group("Heroes", (
+                  Integer("hero_to_finale", "Heroes' marker: spaces to the Finale", example=8, widget="number",
+                          help="Count the spaces from the heroes' story marker to the Finale space.", **SPACES),)),
+              Group("Sauron's markers", (
+                  IntegerList("sauron_to_finale", "Sauron's markers: spaces to the Finale", item="marker",
+                              count=meq_dominance.SAURON_MARKERS, example=(10, 12, 14),
+                              help="One number per Sauron story marker.",
+                              api_help="In a query, the three numbers separated by commas: 10,12,14.",
+                              **SPACES),
+                  IntegerList("sauron_to_shadow_falls", "Sauron's markers: spaces still to The Shadow Falls",
+                              item="marker", count=meq_dominance.SAURON_MARKERS, example=(3, 4, 5),
+                              help="One number per Sauron story marker; 0 for a marker on or past The Shadow Falls.",
+                              api_help="In a query, the three numbers separated by commas: 3,4,5.", **SPACES),
+              )),
+              rows=("Spaces to the Finale", "Spaces still to The Shadow Falls (0: on or past it)")),
         Boolean("first_turn", "First Sauron turn of the game", default=False),
     ),
     compute=dominance,

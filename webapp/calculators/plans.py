@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from ..errors import ParameterError
 from .calculator import FORM_PROBLEM, Headline, working
 from .fields import MAX_TEXT, Errors
 
@@ -26,6 +27,7 @@ MAX_PLANS = len(PREFIXES)
 NAME = "plan"  # the parameter naming a plan (b-plan, c-plan)
 NAME_LENGTH = 40
 EDITS = ("add_plan", "remove_plan")
+MAX_PERMALINK = 8000  # characters of query: nginx refuses a longer request line (large_client_header_buffers 8k)
 
 
 @dataclass
@@ -52,6 +54,8 @@ class Plan:
     problems: dict  # the errors as the page shows them, a Problem by every name that has one
     differs: bool = False  # the summary lists only what differs from the first plan
     blanks: set = frozenset()  # the counts left blank, which the summary shows as 0
+    more_words: str = ""  # the options folded under More options, in a few words
+    changed: set = frozenset()  # the fields whose inputs differ from the first plan's (none for the first)
 
     @property
     def summary_shown(self) -> list:
@@ -96,9 +100,9 @@ def read_plans(calc, args, count) -> list[Plan]:
         submitted = any(member.given(args, prefix + member.name) for member in calc.fields)
         if submitted:
             values, errors, raw, result = calc.answer(args, prefix)
-        else:
-            values, errors, result = calc.prefill(), Errors(), None
-            raw = {member.name: member.form_value(member.prefill) for member in calc.fields}
+        else:  # empty boxes, each showing its example greyed until the player types
+            values, errors, result = calc.blank_values(), Errors(), None
+            raw = {member.name: member.form_value(None) for member in calc.fields}
         applying = calc.applying(values)
         answered = result is not None
         blanks = calc.left_blank(args, prefix) if answered else set()
@@ -111,8 +115,11 @@ def read_plans(calc, args, count) -> list[Plan]:
                           summary=calc.summary(values, applying, blanks=blanks) if answered else [], blanks=blanks,
                           rules_used=calc.rules_used(result) if answered else [],
                           problems=calc.problems(errors, prefix, name if count > 1 else "",
-                                                 f"inputs-{letter.lower()}")))
+                                                 f"inputs-{letter.lower()}"),
+                          more_words=calc.more_words(values, applying)))
     first = plans[0]
+    for plan in plans[1:]:  # a later plan's form marks what differs from the first's
+        plan.changed = {name for name, typed in plan.raw.items() if typed != first.raw[name]}
     for plan in plans[1:]:  # a later plan says only how it differs from the first, field by field
         if plan.summary and first.summary:
             plan.summary = calc.summary(plan.values, plan.applying, blanks=plan.blanks,
@@ -138,17 +145,28 @@ def _plan_of(key) -> int:
     return next((index for index, prefix in enumerate(PREFIXES) if prefix and key.startswith(prefix)), 0)
 
 
-def edited_query(args) -> tuple[list, str] | None:
+def _reads(calc):
+    """Whether the calculator reads a parameter (without its plan's prefix): a field's, a plan's name, or a
+    box of a list of records (defenders-2-defence)."""
+    names = {member.name for member in calc.fields} | {NAME}
+    rows = tuple(member.name + "-" for member in calc.fields if member.kind == "records")
+    return lambda name: name in names or name.startswith(rows)
+
+
+def edited_query(calc, args) -> tuple[list, str] | None:
     """(the permalink's parameters, the id of the inputs to land on) after an add or remove button,
-    or None when none was pressed."""
+    or None when none was pressed. Only the calculator's own parameters are kept, and a permalink too
+    long to follow is a ParameterError."""
     if not any(edit in args for edit in EDITS):
         return None
     count, _ = plan_count(args)
     by_plan = [[] for _ in range(MAX_PLANS)]
+    reads = _reads(calc)
     for key, value in args.items(multi=True):
-        if key not in EDITS and key != "plans":
-            plan = _plan_of(key)
-            by_plan[plan].append((key.removeprefix(PREFIXES[plan]), value[:MAX_TEXT]))
+        plan = _plan_of(key)
+        name = key.removeprefix(PREFIXES[plan])
+        if reads(name):
+            by_plan[plan].append((name, value[:MAX_TEXT]))
     kept = by_plan[:count]
     removed = args.get("remove_plan", "")
     landing = len(kept) - 1  # a button that changes nothing: the last plan's inputs, where the buttons are
@@ -162,6 +180,9 @@ def edited_query(args) -> tuple[list, str] | None:
     query = [("plans", str(len(kept)))] if len(kept) > 1 else []
     for prefix, pairs in zip(PREFIXES, kept):
         query += [(prefix + key, value) for key, value in pairs]
+    if len(urlencode(query)) > MAX_PERMALINK:
+        raise ParameterError(f"plans: the inputs are too long to keep in one address (at most {MAX_PERMALINK} "
+                             "characters); give each box once")
     return query, f"inputs-{LETTERS[landing].lower()}"
 
 

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..state import get_calculators, get_game_or_404, get_library
 from . import calculator_url, for_game
-from .calculator import SOURCE_NAMES, decimal, exact, percent, source_text
+from .calculator import NEXT, SOURCE_NAMES, decimal, exact, percent, source_text
 from .plans import MAX_PLANS, api_query, comparison, edited_query, plan_count, read_plans
 
 bp = Blueprint("calculators", __name__)
@@ -23,6 +23,7 @@ def calculator_helpers():
         "exact": exact,
         "source_text": source_text,
         "source_names": SOURCE_NAMES,
+        "next_step_name": NEXT,
         # a field's conditions as the form's script reads them, the names with the plan's prefix
         "shown_when_data": lambda whens, prefix: json.dumps([when.as_data(prefix) for when in whens]),
     }
@@ -49,10 +50,13 @@ def page(game_id, slug):
     """The calculator's form and, once submitted, its answer first; with ``plans``, two or three side by side."""
     calc = find(game_id, slug)
     game = get_game_or_404(game_id)
-    edited = edited_query(request.args)
+    edited = edited_query(calc, request.args)
     if edited is not None:  # a plan was added or removed: the permalink that holds every plan
         query, landing = edited
         return redirect(url_for(".page", game_id=game_id, slug=slug) + "?" + urlencode(query) + "#" + landing, 303)
+    following = calc.next_query(request.args)
+    if following is not None:  # "After this round": the permalink of the setup that follows
+        return redirect(url_for(".page", game_id=game_id, slug=slug) + "?" + urlencode(following) + "#result-a", 303)
     count, count_error = plan_count(request.args)
     plans = read_plans(calc, request.args, count)
     get_api = next((api for api in calc.apis if api.method == "GET"), None)

@@ -2,8 +2,8 @@
 from fractions import Fraction
 
 from ..engines import wotr_battle, wotr_combat
-from .calculator import (Api, Calculator, Group, Headline, at_least, at_least_ladder, decimal, distribution_chart, line_chart,
-                         outcome_chart, percent, usual_count)
+from .calculator import (Api, Calculator, Group, Headline, NextStep, Sides, at_least, at_least_ladder, decimal,
+                         distribution_chart, line_chart, outcome_chart, percent, usual_count)
 from .fields import Boolean, Choice, Integer, RoundWindow, When, choice_labels
 
 # --------------------------------------------------------------------------- combat roll
@@ -46,7 +46,7 @@ def roll_key(result, first):
 
 def roll_modifier(name, label, help_text=""):
     return Integer(name, label, default=0, minimum=-wotr_combat.MAX_MODIFIER, maximum=wotr_combat.MAX_MODIFIER,
-                   help=help_text, signed=True)
+                   help=help_text, signed=True, more=True)
 
 
 ROLL = Calculator(
@@ -82,6 +82,7 @@ ROLL = Calculator(
 
 POLICY_LABELS = {"strength": ("Keep the most dice", "downgrade Elites first"),
                  "elites": ("Keep Elites", "lose Regulars first")}
+POLICY_BLANK = "casualties: keep the most dice"  # what a blank casualty policy means, as "strength" does
 TERRAIN_LABELS = {"field": ("Open field", "also outside a Stronghold"), "city": "City", "fortification": "Fortification",
                   "siege": "Stronghold under siege"}
 DEFENDER_CHOICES = (("stand", "Stands in the field"), ("withdraw", "Withdraws into its Stronghold"),
@@ -94,7 +95,8 @@ OUTCOME_LABELS = {"defender_eliminated": "Defender destroyed", "attacker_elimina
 
 
 def army_fields(side, name, regulars, elites, leadership):
-    modifier = dict(default=0, minimum=-wotr_battle.MAX_MODIFIER, maximum=wotr_battle.MAX_MODIFIER, signed=True)
+    modifier = dict(default=0, minimum=-wotr_battle.MAX_MODIFIER, maximum=wotr_battle.MAX_MODIFIER, signed=True,
+                    more=True)
     return (
         Integer(f"{side}_regulars", f"{name} Regulars", default=0, example=regulars, minimum=0,
                 maximum=wotr_battle.MAX_UNITS, short="Regulars",
@@ -107,12 +109,13 @@ def army_fields(side, name, regulars, elites, leadership):
                 help="In the reinforcements or among earlier casualties; each Regular this Army loses joins them. "
                      "An Elite hit with none at hand is eliminated. Blank: always one at hand.",
                 shown_when=(When(f"{side}_elites", other_than=("0",)),),
-                source=wotr_battle.option_sources("replacement_regulars")),
+                source=wotr_battle.option_sources("replacement_regulars"), more=True),
         Integer(f"{side}_leadership", f"{name} Leadership", default=0, example=leadership, minimum=0,
                 maximum=wotr_battle.MAX_LEADERSHIP,
                 help=f"Re-rolls are capped at {wotr_battle.MAX_REROLLS} and at the dice missed.",
                 short="Leadership"),
-        Choice(f"{side}_policy", f"{name} casualties", example="strength", short="casualties",
+        Choice(f"{side}_policy", f"{name} casualties", default=None, blank=POLICY_BLANK, example="strength",
+               short="casualties", more=True,
                **choice_labels({policy: POLICY_LABELS[policy] for policy in wotr_battle.CASUALTY_POLICIES})),
         Integer(f"{side}_modifier", f"{name} roll modifier", short="roll", **modifier),
         Integer(f"{side}_reroll_modifier", f"{name} re-roll modifier", short="re-roll",
@@ -124,14 +127,14 @@ def army_fields(side, name, regulars, elites, leadership):
                          "for blank.",
                     shown_when=(When(f"{side}_modifier", other_than=("0",)),
                                 When(f"{side}_reroll_modifier", other_than=("0",))),
-                    source=wotr_battle.option_sources("modifier_rounds")),
+                    source=wotr_battle.option_sources("modifier_rounds"), more=True),
     )
 
 
 def army(values, side):
     return wotr_battle.Army(
         regulars=values[f"{side}_regulars"], elites=values[f"{side}_elites"],
-        leadership=values[f"{side}_leadership"], casualty_policy=values[f"{side}_policy"],
+        leadership=values[f"{side}_leadership"], casualty_policy=values[f"{side}_policy"] or "strength",
         modifier=values[f"{side}_modifier"], reroll_modifier=values[f"{side}_reroll_modifier"],
         modifier_rounds=values[f"{side}_modifier_rounds"] or "all",  # "all" is moot: that side has no modifier
         replacement_regulars=values[f"{side}_replacement_regulars"])
@@ -158,6 +161,38 @@ def battle(values):
     result = {**result, "withdraw_after": withdraw_after, "siege_battles": options["siege_battles"],
               "siege_continue": options["siege_continue"]}
     return {**result, "hold_out_rows": hold_out_rows(result)}
+
+
+def after_round(values, now):
+    """The battle from its next round: the Armies as they now stand (``now``: some of their counts), the
+    round on by one and every other input kept, counted from there (most rounds, rounds in the field
+    before a withdrawal, Regulars at hand, which each Regular lost joins and each downgraded Elite's
+    replacement leaves). None when no round follows that the counts alone can tell: after the last
+    round allowed, or in a siege (whether the attacker went on is not in the counts)."""
+    choice = values["defender_choice"] or "stand"
+    withdrawing = values["terrain"] == "field" and choice in WITHDRAWING
+    if values["terrain"] == "siege" or (withdrawing and not values["withdraw_after"]) or values["rounds"] == 1:
+        return None
+    following = {**values, **now, "start_round": (values["start_round"] or 1) + 1}
+    if values["rounds"] is not None:
+        following["rounds"] = values["rounds"] - 1
+    if withdrawing:
+        following["withdraw_after"] = values["withdraw_after"] - 1
+    for side in ("attacker", "defender"):
+        at_hand = values[f"{side}_replacement_regulars"]
+        if at_hand is not None and f"{side}_regulars" in now:
+            following[f"{side}_replacement_regulars"] = at_hand + values[f"{side}_regulars"] - now[f"{side}_regulars"]
+    return following
+
+
+NEXT_ROUND = NextStep(
+    title="After this round",
+    help="The Armies as they stand now: − for each unit lost (an Elite downgraded: one Elite less, one Regular "
+         "more), or type what is left. Every other input stays.",
+    fields=("attacker_regulars", "attacker_elites", "defender_regulars", "defender_elites"),
+    button=lambda values: f"Fight round {(values['start_round'] or 1) + 1}",
+    values=after_round,
+)
 
 
 def hold_out_rows(result):
@@ -310,8 +345,8 @@ BATTLE_RESULT = ("outcomes", "headline", "withdrew", "attacker_survivors", "defe
 BATTLE = Calculator(
     id="wotr-battle", game="wotr", slug="battle", title="Whole battle odds",
     form=(
-        Group("Attacker", army_fields("attacker", "Attacker", regulars=5, elites=1, leadership=1), summary=True),
-        Group("Defender", army_fields("defender", "Defender", regulars=3, elites=1, leadership=1), summary=True),
+        Sides(Group("Attacker", army_fields("attacker", "Attacker", regulars=5, elites=1, leadership=1), summary=True),
+              Group("Defender", army_fields("defender", "Defender", regulars=3, elites=1, leadership=1), summary=True)),
         Group("Battle", (
             Choice("terrain", "Where", example="field",
                    **choice_labels({terrain: TERRAIN_LABELS[terrain] for terrain in wotr_battle.TERRAINS}),
@@ -326,33 +361,34 @@ BATTLE = Calculator(
                     help="0: the defender withdraws before round 1. 2: at the start of round 3, if the battle is "
                          "still on.",
                     shown_when=(When("defender_choice", *WITHDRAWING),),
-                    source=wotr_battle.option_sources("withdraw_after")),
+                    source=wotr_battle.option_sources("withdraw_after"), more=True),
             Integer("siege_battles", "How many times will the attacker attack the Stronghold?", default=None,
                     blank="the attacker attacks the Stronghold once", example=1,
                     minimum=1, maximum=wotr_battle.MAX_SIEGE_BATTLES, short="attacks on the Stronghold",
                     help="Each attack is a siege battle, one after another "
                          f"(at most {wotr_battle.MAX_SIEGE_BATTLES}). Blank: once.",
-                    shown_when=siege_follows(), source=wotr_battle.option_sources("siege_battles")),
+                    shown_when=siege_follows(), source=wotr_battle.option_sources("siege_battles"), more=True),
             Boolean("siege_continue", "Will the attacker downgrade Elites to go on?",
                     default=False, shown_when=siege_follows(), short="Elites downgraded to go on",
                     help="A siege battle lasts one round; the attacker fights another round only by downgrading "
                          "one of its Elites to a Regular, and the Regular must come from its casualties or the "
                          "reinforcements: with none at hand it cannot, and that siege battle ends. Off: each "
                          "siege battle lasts one round.",
-                    source=wotr_battle.option_sources("siege_continue")),
+                    source=wotr_battle.option_sources("siege_continue"), more=True),
             Integer("start_round", "Round the battle is in", default=None, blank="from round 1", minimum=1,
                     maximum=wotr_battle.MAX_ROUNDS, short="from round",
                     help="For a battle already under way: the round it is in now, the Armies as they stand. A "
                          "City's or Fortification's first-round rule applies only in round 1, and the modifiers' "
-                         "rounds count on from here. Blank: round 1."),
+                         "rounds count on from here. Blank: round 1.", more=True),
             Integer("rounds", "Most rounds", default=None, blank="fought to the end", minimum=1,
                     maximum=wotr_battle.MAX_ROUNDS,
                     help="Counted on through any siege. Blank: fight until one Army is gone (or the attacker "
-                         "ceases, or the siege battles end)."),
+                         "ceases, or the siege battles end).", more=True),
             Integer("attacker_ceases_at", "Attacker ceases at strength", default=None,
                     blank="the attacker never ceases",
                     minimum=0, maximum=wotr_battle.MAX_UNITS, short="Attacker ceases at",
-                    help="The attacker stops after a round that leaves it this strong or weaker. Blank: never."),
+                    help="The attacker stops after a round that leaves it this strong or weaker. Blank: never.",
+                    more=True),
         )),
     ),
     compute=battle,
@@ -370,6 +406,7 @@ BATTLE = Calculator(
            "round. The sums are done in decimals, within a millionth of a millionth of the exact fractions (checked "
            "against them on many battles); the details give each figure to 10 decimal places, as the exact fractions run to "
            "dozens of digits.",
+    next_step=NEXT_ROUND,
     apis=(Api("/api/wotr/battle", "Outcome of a whole battle, round by round; standing or withdrawing",
               result=(*BATTLE_RESULT, ("stand", BATTLE_RESULT), "difference")),),
 )

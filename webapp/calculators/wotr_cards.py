@@ -7,11 +7,15 @@ a blank on the page and a member left out of a body mean the same.
 """
 from ..engines import wotr_cards
 from ..engines.words import counted
-from .calculator import Api, Calculator, Group, Headline
-from .fields import Boolean, Choice, Integer, IntegerList, Records, Text, When, choice_labels
+from .calculator import Api, Calculator, Group, Headline, Sides
+from .fields import Boolean, Choice, Integer, IntegerList, Records, When, choice_labels
 
 ICONS = dict(minimum=0, maximum=wotr_cards.MAX_ICONS)
 TEAM_NAMES = {"free-peoples": "The Free Peoples", "shadow": "The Shadow"}
+# The factions a card may name: the rules summary lists none, so each faction attacking a battleground gets a
+# letter (only those with both an army and leadership there change the count)
+FACTION_LETTERS = ("a", "b", "c", "d")
+FACTION_LABELS = {letter: letter.upper() for letter in FACTION_LETTERS}
 ORDER_LABELS = {"given": "In the order listed",
                 "fewest-losses": ("Most defence icons first", "fewest cards lost")}
 
@@ -31,15 +35,15 @@ ORDER = Choice("order", "Defenders are given up", example="given",
 SHADOW_ATTACK = Integer("shadow_attack_icons", "Shadow path attack icons", example=4,
                         help="On every Shadow card and token on the path.", **ICONS)
 PATH_DEFENCE = icons("path_defence", "Path defence icons", "Printed on the path itself.", example=1)
-PATH_POINTS = icons("path_points", "Path victory points", "What the Free Peoples score if they win.", example=2)
-OWNER = Choice("owner", "Battleground belongs to", example="free-peoples",
-               choices=tuple((team, TEAM_NAMES[team]) for team in wotr_cards.TEAMS),
-               help="Its owner defends; the other team attacks.")
+PATH_POINTS = icons("path_points", "Path victory points", "What the Free Peoples score if they win.", example=2,
+                    more=True)
+OWNER = Choice("owner", "Defender (the battleground's owner)", example="free-peoples", short="Defender",
+               choices=tuple((team, TEAM_NAMES[team].removeprefix("The ")) for team in wotr_cards.TEAMS))
 BATTLEGROUND_DEFENCE = icons("battleground_defence", "Battleground defence icons", "Printed on the battleground.",
                              example=1)
 REACTIVATED = Boolean("reactivated", "Reactivated from the opponent's scoring area", default=False,
-                      help="Its defence icons are then ignored.")
-POINTS = icons("points", "Battleground victory points", "What the winner scores.", example=3)
+                      help="Its defence icons are then ignored.", more=True)
+POINTS = icons("points", "Battleground victory points", "What the winner scores.", example=3, more=True)
 
 
 def defender_brief(card) -> str:
@@ -50,11 +54,12 @@ def defender_brief(card) -> str:
 
 
 def attacker_brief(card) -> str:
-    """An attacking card in a few words: "2 attack (Rohan army)", "1 attack + 2 leadership (Rohan)"."""
+    """An attacking card in a few words: "2 attack (army, faction A)", "1 attack + 2 leadership (faction A)"."""
     text = f"{card['attack']} attack"
     if card.get("leadership"):
         text += f" + {card['leadership']} leadership"
-    who = " ".join(word for word in (card.get("faction", ""), "army" if card.get("is_army") else "") if word)
+    who = ", ".join(word for word in ("army" if card.get("is_army") else "",
+                                      f"faction {card['faction'].upper()}" if card.get("faction") else "") if word)
     return f"{text} ({who})" if who else text
 
 
@@ -66,23 +71,25 @@ DEFENDERS = Records(
     help="In the order they are given up: the defence icons each card cancels, and those of any items it "
          "carries (an item's icons count only with its card).",
     api_help="Each card is an object with defence and items, or just its defence icons as a number.",
-    fields=(icons("defence", "Defence icons"),
+    fields=(icons("defence", "Defence icons", widget="number"),
             IntegerList("items", "Defence icons of the items it carries", default=(),
                         help="One number per item, e.g. 1,1; an item only counts with its card.",
                         max_items=wotr_cards.MAX_ITEMS, short="items", **ICONS)))
 ATTACKERS = Records(
     "attackers", "Attacking cards", item="card", max_items=wotr_cards.MAX_CARDS, default=(), brief=attacker_brief,
-    example=({"attack": 2, "faction": "Rohan", "is_army": True}, {"attack": 1},
-             {"attack": 1, "leadership": 2, "faction": "Rohan"}),
-    fields=(Integer("attack", "Attack icons", **ICONS),
-            icons("leadership", "Leadership icons"),
-            Text("faction", "Faction", default="",
-                 help="Leadership counts only when an army of the same faction attacks too."),
-            Boolean("is_army", "An army", default=False)))
+    example=({"attack": 2, "faction": "a", "is_army": True}, {"attack": 1},
+             {"attack": 1, "leadership": 2, "faction": "a"}),
+    fields=(Integer("attack", "Attack icons", widget="number", **ICONS),
+            icons("leadership", "Leadership icons", widget="number"),
+            Boolean("is_army", "An army", default=False),
+            Choice("faction", "Faction", default="", **choice_labels(FACTION_LABELS),
+                   help="The rules summary does not list the factions: give each faction attacking here its own "
+                        "letter. Leadership counts only when an army of the same faction attacks too.")))
 
 # The fields of each kind of combat as the page groups them; its endpoint's body takes the same fields.
 PATH = (SHADOW_ATTACK, PATH_DEFENCE, PATH_POINTS)
-BATTLEGROUND = (OWNER, ATTACKERS, BATTLEGROUND_DEFENCE, REACTIVATED, POINTS)
+ON_PATH, ON_BATTLEGROUND = (When("combat", "path"),), (When("combat", "battleground"),)
+BATTLEGROUND = (OWNER, BATTLEGROUND_DEFENCE, ATTACKERS, REACTIVATED, POINTS)
 
 # --------------------------------------------------------------------------- combat page
 
@@ -131,10 +138,13 @@ def combat_key(result, first):
 COMBAT = Calculator(
     id="wotr-cards-combat", game="wotr-cards", slug="combat", title="Path and battleground combat",
     form=(
-        Group("Combat", (COMBAT_KIND, ORDER)),
-        DEFENDERS,
-        Group("Path combat", PATH, shown_when=(When("combat", "path"),)),
-        Group("Battleground combat", BATTLEGROUND, shown_when=(When("combat", "battleground"),)),
+        COMBAT_KIND,
+        # the path's attack and defence face to face
+        Sides(Group("Shadow", (SHADOW_ATTACK,), shown_when=ON_PATH), Group("The path", (PATH_DEFENCE,), shown_when=ON_PATH),
+              rows=("Icons",)),
+        Group("Path combat", (PATH_POINTS,), shown_when=ON_PATH),
+        Group("Battleground combat", BATTLEGROUND, shown_when=ON_BATTLEGROUND),
+        DEFENDERS, ORDER,
     ),
     compute=combat,
     headline=combat_headline,
@@ -183,7 +193,8 @@ SCORES = (FREE_PEOPLES_POINTS, SHADOW_POINTS, SHADOW_CORRUPTION)
 
 VICTORY = Calculator(
     id="wotr-cards-victory", game="wotr-cards", slug="victory", title="Victory check",
-    form=SCORES,
+    form=(Sides(Group("Free Peoples", (FREE_PEOPLES_POINTS,)), Group("Shadow", (SHADOW_POINTS, SHADOW_CORRUPTION)),
+                rows=("Victory points", "Corruption tokens")),),
     compute=lambda values: wotr_cards.victory_check(values["free_peoples_points"], values["shadow_points"],
                                                     values["shadow_corruption"]),
     headline=victory_headline,

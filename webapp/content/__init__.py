@@ -39,16 +39,17 @@ def content_fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
-def load_library(root, calculator_ids) -> Library:
+def load_library(root, calculator_ids, parsed=None) -> Library:
     """Load and validate every game under ``root``; raise ContentError listing every problem.
 
-    ``calculator_ids`` are the calculators an entry's ``calculator`` key may name.
+    ``calculator_ids`` are the calculators an entry's ``calculator`` key may name; ``parsed``, the
+    content's texts parsed ahead of time (see parsed.py), or None to parse each file as it is read.
     """
     root = Path(root)
-    checker = Checker(root, tuple(calculator_ids))
+    checker = Checker(root, tuple(calculator_ids), parsed)
     files = checker.check()
     if checker.problems:
         raise ContentError(checker.problems)
     library = Builder().build(files, content_fingerprint(root))
-    library.vocabulary = load_vocabulary(root, library, calculator_ids)
+    library.vocabulary = load_vocabulary(root, library, calculator_ids, parsed)
     return library

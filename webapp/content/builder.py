@@ -64,6 +64,7 @@ class Builder:
             game=game_id,
             summary=_text(data.get("summary")),
             body=_text(data.get("body")),
+            asked=tuple(_strings(data.get("asked"))),
         )
         section.html = self.markdown.render(section.body)
         section.text = plain_text(section.html)

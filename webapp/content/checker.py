@@ -6,13 +6,20 @@ from pathlib import Path
 import yaml
 
 from .data_files import DATA_FILES
+from .parsed import SAFE_LOADER, parse_yaml
 from .rendering import REF_LINK, raw_html
 from .schema import (CHECKLIST_KEYS, ENTRY_KEYS, FLAGS, GAME_IDS, GAME_KEYS, ID_PATTERN, RESERVED_SECTION_IDS,
                      SECTION_KEYS, SECTION_KINDS, SOURCE_RULE_KEYS, SOURCE_SECTION_KEYS, SOURCES_FILE, SOURCES_KEYS,
                      TABLE_KEYS, TERM_KEYS, WHEN_FLAGS, ASKED_COUNT, ASKED_MAX_CHARS, ASKED_REQUIRED, counts)
 
-# libyaml's loader when PyYAML has it: the same safe loading, several times faster at start
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+__all__ = ["SAFE_LOADER", "Checker", "ContentError"]
+
+
+def not_utf8(exc: UnicodeDecodeError) -> tuple[str, str]:
+    """(where, message) for a file whose bytes are not UTF-8: the line of the first bad byte, and the byte."""
+    line = exc.object[:exc.start].count(b"\n") + 1
+    column = exc.start - (exc.object.rfind(b"\n", 0, exc.start) + 1) + 1
+    return f"line {line}", f"not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at column {column}): save it as UTF-8"
 
 
 class ContentError(Exception):
@@ -45,9 +52,10 @@ class GameFiles:
 class Checker:
     """Reads the content folder and collects every problem; builds nothing."""
 
-    def __init__(self, root: Path, calculator_ids: tuple):
+    def __init__(self, root: Path, calculator_ids: tuple, parsed=None):
         self.root = root
         self.calculator_ids = calculator_ids
+        self.parsed = parsed  # texts parsed ahead of time (see parsed.py), or None
         self.problems = []
         self.ids = {}  # game id -> {entry or term id: the section it is in}
         self.section_ids = {}  # game id -> its section ids
@@ -61,11 +69,14 @@ class Checker:
 
     def read_yaml(self, path: Path):
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+            data = parse_yaml(path.read_text(encoding="utf-8"), self.parsed)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}" if mark else ""
             self.problem(path, where, f"not valid YAML ({getattr(exc, 'problem', exc)})")
+            return None
+        except UnicodeDecodeError as exc:
+            self.problem(path, *not_utf8(exc))
             return None
         except OSError as exc:
             self.problem(path, "", f"cannot be read ({exc.strerror})")
@@ -249,6 +260,7 @@ class Checker:
         self.text(file, "title", data["title"], required=True)
         self.text(file, "summary", data.get("summary"))
         self.markdown(game_id, file, "body", data.get("body"))
+        self.check_asked(game_id, file, "", data, required=False)
         if SECTION_KINDS[kind].holds == "terms":
             if "entries" in data:
                 self.problem(file, "entries", "a glossary has terms, not entries")
@@ -322,19 +334,21 @@ class Checker:
         self.check_entry_source(game_id, file, path, str(raw["id"]), raw.get("source"))
         self.register(game_id, file, path, str(raw["id"]), section_id)
 
-    def check_asked(self, game_id, file, path, raw):
-        """``asked``: ASKED_COUNT questions in players' words, plain text, none listed under two entries."""
+    def check_asked(self, game_id, file, path, raw, required=ASKED_REQUIRED):
+        """``asked``: ASKED_COUNT questions in players' words, plain text, none listed under two entries
+        (required of every entry; a section may list questions about the whole of it)."""
+        where_asked = f"{path}.asked" if path else "asked"
         if "asked" not in raw:
-            if ASKED_REQUIRED:
-                self.problem(file, f"{path}.asked", f"'{raw['id']}' needs {ASKED_COUNT[0]} to {ASKED_COUNT[1]} "
+            if required:
+                self.problem(file, where_asked, f"'{raw['id']}' needs {ASKED_COUNT[0]} to {ASKED_COUNT[1]} "
                                                     "questions players ask that it answers")
             return
-        questions = self.string_list(file, f"{path}.asked", raw["asked"])
+        questions = self.string_list(file, where_asked, raw["asked"])
         low, high = ASKED_COUNT
         if not low <= len(questions) <= high:
-            self.problem(file, f"{path}.asked", f"has {len(questions)} questions; give {low} to {high}")
+            self.problem(file, where_asked, f"has {len(questions)} questions; give {low} to {high}")
         for i, question in enumerate(questions):
-            where = f"{path}.asked[{i}]"
+            where = f"{where_asked}[{i}]"
             if not question.strip() or len(question) > ASKED_MAX_CHARS:
                 self.problem(file, where, f"must be a question of 1 to {ASKED_MAX_CHARS} characters")
             tags = raw_html(question)

@@ -77,6 +77,7 @@ class Section:
     body: str = ""
     html: str = ""
     text: str = ""
+    asked: tuple = ()  # questions players ask about the whole section
     entries: list = field(default_factory=list)  # for glossary: the terms
 
     @property

@@ -62,7 +62,7 @@ GAME_KEYS = {
 CHECKLIST_KEYS = {"section": True, "name": True, "seats": False, "seat_label": False, "note": False}
 SECTION_KEYS = {
     "id": True, "title": True, "kind": True, "summary": False, "body": False,
-    "entries": False, "terms": False,
+    "entries": False, "terms": False, "asked": False,
 }
 ENTRY_KEYS = {
     "id": True, "title": True, "short": False, "body": False, "flags": False, "when": False,

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import yaml
 
-from .checker import SAFE_LOADER, ContentError
+from .checker import ContentError, not_utf8
+from .parsed import parse_yaml
 
 FILE_NAME = "vocabulary.yaml"
 MAX_PHRASE_WORDS = 4
@@ -25,6 +26,8 @@ ITEM_KEYS = ("players", "rules")
 
 def fold(text: str) -> str:
     """Lowercase without accents: what a player types for what the rules print."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -69,8 +72,9 @@ class Vocabulary:
 
 
 class _Checker:
-    def __init__(self, path: Path, library, calculator_ids):
+    def __init__(self, path: Path, library, calculator_ids, parsed=None):
         self.path = path
+        self.parsed = parsed  # texts parsed ahead of time (see parsed.py), or None
         self.library = library
         self.calculator_ids = tuple(calculator_ids)
         self.problems = []
@@ -175,10 +179,13 @@ class _Checker:
 
     def load(self) -> Vocabulary:
         try:
-            data = yaml.load(self.path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+            data = parse_yaml(self.path.read_text(encoding="utf-8"), self.parsed)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             self.problem(f"line {mark.line + 1}" if mark else "", f"not valid YAML ({getattr(exc, 'problem', exc)})")
+            return Vocabulary()
+        except UnicodeDecodeError as exc:
+            self.problem(*not_utf8(exc))
             return Vocabulary()
         except OSError as exc:
             self.problem("", f"cannot be read ({exc.strerror})")
@@ -227,9 +234,10 @@ def game_names(game):
     return names
 
 
-def load_vocabulary(content_root, library, calculator_ids) -> Vocabulary:
-    """Load and check ``vocabulary.yaml`` in the content folder; raise ContentError listing every problem."""
-    checker = _Checker(Path(content_root) / FILE_NAME, library, calculator_ids)
+def load_vocabulary(content_root, library, calculator_ids, parsed=None) -> Vocabulary:
+    """Load and check ``vocabulary.yaml`` in the content folder; raise ContentError listing every problem.
+    ``parsed``: texts parsed ahead of time (see parsed.py)."""
+    checker = _Checker(Path(content_root) / FILE_NAME, library, calculator_ids, parsed)
     vocabulary = checker.load()
     if checker.problems:
         raise ContentError(checker.problems)

@@ -3,8 +3,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 
 from ..errors import ParameterError
 from ..pages import cached_page
-from ..search import search
-from ..search_input import PAGE_LIMIT, SearchInputError, read_search_input
+from ..search import PAGE_LIMIT, SearchInputError, read_search_input, search
 from ..state import get_game_or_404, get_library
 from .glossary import by_letter
 

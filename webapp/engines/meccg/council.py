@@ -48,9 +48,12 @@ def read_player(player, index: int = 0) -> dict:
         raise InputError(f"players[{index}]", "a mapping of marshalling point entries")
     known = SOURCES + tuple(PLAYER_COUNTS) + PLAYER_FLAGS
     for key in player:
-        if key not in known:
-            raise InputError(f"players[{index}].{key}", f"not a Free Council entry; "
-                                                        f"allowed keys are {', '.join(known)}")
+        if key in known:
+            continue
+        if isinstance(key, str) and key.isidentifier():
+            raise InputError(f"players[{index}].{key}", f"not a Free Council entry; allowed keys are {', '.join(known)}")
+        # a key that is no name ("", "a b") is named in the message, not in the field's place
+        raise InputError(f"players[{index}]", f"{key!r} is not a Free Council entry; allowed keys are {', '.join(known)}")
     entries: dict = {}
     for name in SOURCES:
         entries[name] = require_int(f"players[{index}].{name}", player.get(name, 0), *SOURCE_RANGE)

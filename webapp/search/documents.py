@@ -1,7 +1,10 @@
-"""What search indexes: one document per section, phase, step, rule, glossary term and calculator.
+"""What search indexes: one document per section, phase, step, rule, glossary term and
+calculator, and one per question players ask of an entry.
 
-Each document is a plain mapping of the index's fields, drawn from the loaded content; the
-search module turns them into its in-memory index.
+Each document is a plain mapping of the index's fields, drawn from the loaded content: an
+entry's own words (title, aliases, body, the titles it sits in), or one of the questions its
+``asked`` lists (kind ``asked``, the entry it belongs to as ``entry``). The index module turns
+them into its in-memory index.
 """
 from __future__ import annotations
 
@@ -20,8 +23,9 @@ def documents(library, calculators):
         yield {
             "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
             "title": section.title, "aliases": "", "body": tidy(f"{section.summary} {section.text}".strip()),
-            "context": "", "url": section.url, "trail": [game.short_title, section.title],
+            "context": "", "asked": "", "entry": "", "url": section.url, "trail": [game.short_title, section.title],
         }
+        yield from asked_documents(game.id, section.id, section, [game.short_title, section.title])
         for entry in section.walk():
             trail = [game.short_title, section.title]
             parent = entry.parent
@@ -35,9 +39,18 @@ def documents(library, calculators):
                 "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
                 # players call every phase and step of a turn a step: "hero rally step"
                 "body": tidy(entry.text), "context": " ".join(trail[1:] + ["step"] * (section.kind == "sequence")),
-                "url": entry.url, "trail": trail,
+                "asked": "", "entry": "", "url": entry.url, "trail": trail,
             }
+            yield from asked_documents(game.id, section.id, entry, trail)
     yield from calculator_documents(library, calculators)
+
+
+def asked_documents(game_id, section_id, answer, trail):
+    """One document per question asked of an entry or a section (``answer``), pointing back to it."""
+    for number, question in enumerate(answer.asked):
+        yield {"id": f"{game_id}:{answer.id}?{number}", "game": game_id, "section": section_id, "kind": "asked",
+               "title": "", "aliases": "", "body": "", "context": "", "asked": question,
+               "entry": f"{game_id}:{answer.id}", "url": answer.url, "trail": trail}
 
 
 def calculators_of(library, calculators):
@@ -60,5 +73,5 @@ def calculator_documents(library, calculators):
             "id": f"{game.id}:calc/{calculator.slug}", "game": game.id, "section": "calc", "kind": "calculator",
             "title": calculator.title, "aliases": " ".join(("calculator", *asked_with.get(calculator.id, ()))),
             "body": tidy(f"Calculator for {'; '.join(rules)}." if rules else "Calculator."),
-            "context": "Calculators", "url": calculator_url(calculator), "trail": [game.short_title, "Calculators"],
+            "context": "Calculators", "asked": "", "entry": "", "url": calculator_url(calculator), "trail": [game.short_title, "Calculators"],
         }

@@ -17,7 +17,7 @@ LONG_WORD = 7  # a word this long may be two edits from the rules' word it means
 class Speller:
     """Corrections drawn from the rules' vocabulary, preferring its names and the pairs it uses."""
 
-    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of):
+    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of, asked_words=frozenset()):
         self.counts = counts  # word -> how much the rules use it (titles and names count more)
         self.names = names  # words of titles, names and aliases
         self.pairs = pairs | player_pairs  # pairs of words the rules (or players) use together
@@ -25,6 +25,7 @@ class Speller:
         self.player_words = player_words  # words (and their stems) players use on their own
         self.player_pairs = player_pairs
         self.key_of = key_of  # a word's stems, as the player vocabulary is keyed
+        self.asked_words = asked_words  # the words of the questions players ask of the rules, as written
         self.deletions, self.filler_deletions = {}, {}
         for word in filler:
             for deletion in _deletions(word, 1):
@@ -49,7 +50,7 @@ class Speller:
         """Whether a typed word needs no correction: the rules or players use it, or it is a number."""
         before, after = neighbours
         return (word in self.counts or word in self.filler or word.isdigit() or len(word) < 3
-                or word in self.player_words or self.key_of(word) in self.player_words
+                or word in self.player_words or word in self.asked_words or self.key_of(word) in self.player_words
                 or (before, word) in self.player_pairs or (word, after) in self.player_pairs)
 
     def slip(self, word):
@@ -74,7 +75,7 @@ class Speller:
             paired = (before, candidate) in self.pairs or (candidate, after) in self.pairs
             named = candidate in self.names
             limit = MAX_EDITS if len(word) >= LONG_WORD or len(word) > 3 and (paired or named and _same_ends(word, candidate)) else 1
-            if abs(len(candidate) - len(word)) > limit:
+            if abs(len(candidate) - len(word)) > limit or not _keyed_near(word, candidate):
                 continue
             distance = edit_distance(word, candidate, limit)
             if distance <= limit:
@@ -82,17 +83,20 @@ class Speller:
         scored.sort()
         return [candidate for *_, candidate in scored]
 
-    def correct(self, words, keep, alternatives=3):
+    def correct(self, words, keep, alternatives=3, most=None):
         """(the words with unfamiliar ones corrected, {position: the likeliest corrections}).
 
-        ``keep(position, word)`` says a word stays as typed (a prefix being typed, say).
+        ``keep(position, word)`` says a word stays as typed (a prefix being typed, say); at most
+        ``most`` unfamiliar words are looked at (None: all), the rest stay as typed.
         """
         out = list(words)
         found = {}
+        budget = len(words) if most is None else most
         for i, word in enumerate(words):
             neighbours = (out[i - 1] if i else None, words[i + 1] if i + 1 < len(words) else None)
-            if self.familiar(word, neighbours) or keep(i, word):
+            if budget <= 0 or self.familiar(word, neighbours) or keep(i, word):
                 continue
+            budget -= 1
             if self.slip(word):
                 out[i] = self.slip(word)
                 continue
@@ -114,6 +118,40 @@ class Speller:
             close = [self.slip(word)] if self.slip(word) else self.close_words(word, neighbours)
             out.append(close[0] if close else word)
         return " ".join(out) if out != list(words) else None
+
+
+KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")  # each row sits half a key right of the one above
+
+
+def _keyboard_neighbours():
+    """Each letter's neighbours on the keyboard: beside it, and the keys touching it above and below."""
+    found = {}
+    for r, row in enumerate(KEYBOARD):
+        for i, letter in enumerate(row):
+            near = {row[j] for j in (i - 1, i + 1) if 0 <= j < len(row)}
+            if r > 0:
+                near |= {KEYBOARD[r - 1][j] for j in (i, i + 1)}
+            if r + 1 < len(KEYBOARD):
+                near |= {KEYBOARD[r + 1][j] for j in (i - 1, i) if 0 <= j < len(KEYBOARD[r + 1])}
+            found[letter] = near
+    return found
+
+
+NEIGHBOURS = _keyboard_neighbours()
+VOWELS = frozenset("aeiouy")
+
+
+def _keyed_near(typed, candidate):
+    """Whether a short word that differs from a rules word of its length by wrong letters could be
+    a slip: each wrong letter a neighbour on the keyboard ("strikr": strike) or a vowel for a vowel
+    ("warriars"), or two letters swapped. Another letter makes another word ("night" is no slip of
+    "eight", "cold" none of "card")."""
+    if len(typed) >= LONG_WORD or len(typed) != len(candidate):
+        return True
+    differ = [(i, a, b) for i, (a, b) in enumerate(zip(typed, candidate)) if a != b]
+    if len(differ) == 2 and differ[1][0] == differ[0][0] + 1 and (differ[0][1], differ[0][2]) == (differ[1][2], differ[1][1]):
+        return True  # two letters swapped
+    return all(b in NEIGHBOURS.get(a, ()) or a in VOWELS and b in VOWELS for _, a, b in differ)
 
 
 def _same_ends(typed, candidate):

@@ -1,5 +1,5 @@
 """What a search answers: the entries found, each with its snippet, the player words it read as
-the rules' words, and all of it as the API's JSON. The search module fills them in."""
+the rules' words, a note when the question was cut, and all of it as the API's JSON."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,8 +40,18 @@ class Results:
     suggestion: str | None
     corrected: bool  # results came from a correction of a word the rules never use
     rewrites: tuple = ()  # player words also searched as the rules' words
+    cut_from: int | None = None  # the length of a question cut at the limit (query is what was read)
+
+    @property
+    def note(self):
+        """What the player is told of a question cut at the limit, or None."""
+        if self.cut_from is None:
+            return None
+        return (f"Only the first {len(self.query):,} characters of the question were read "
+                f"(it has {self.cut_from:,}).")
 
     def as_json(self):
         return {"query": self.query, "total": self.total, "results": [h.as_json() for h in self.hits],
                 "suggestion": self.suggestion,
-                "rewrites": [{"from": r.typed, "to": list(r.rules)} for r in self.rewrites]}
+                "rewrites": [{"from": r.typed, "to": list(r.rules)} for r in self.rewrites],
+                "note": self.note}

@@ -1,0 +1,189 @@
+"""Ranking: a few named features of an entry for a question, one table of weights, one sort key.
+
+Every entry that matches a part of the question (reading.py) gets each feature's value, a
+number from 0 to 1; its rank is the weighted sum, best first (ties: the entry the content gives
+first). The weights are below, in one table; ``python bench/search_quality.py --ablate`` turns
+each feature off in turn and prints what the held-back questions score without it.
+
+A part's share of the question is its rarity (a word few entries hold says more), and an
+entry's match of a part is counted against the best match of that part in the entry's game.
+How players ask is not written here: it is in the content, in the questions each entry lists as
+``asked`` and in the player vocabulary.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .analysis import key_of, stems
+
+WEIGHTS = {
+    "rules": 1.5,  # the share of the question the entry's own words match: title, aliases, body, the titles it sits in
+    "asked": 0.6,  # the share of the question that the best matching question asked of it matches
+    "score": 0.3,  # its Whoosh (BM25F) score in its own words, against the best entry's
+    "every_part": 0.5,  # it matches every part of the question
+    "title": 0.2,  # the question says all of its title: how much of the question that title is
+    "definition": 0.85,  # a glossary entry that a lone term, or a question what a term means, names
+    "term_for_question": -0.4,  # a glossary entry, for a question (the rule answers it)
+    "section_for_question": -0.3,  # a whole section, for a question
+    "calculator_asked": 0.5,  # a calculator the question asks for (odds, score)
+    "calculator_unasked": -0.3,  # a calculator the question does not ask for
+    "game_fit": 0.25,  # without a game filter: how well the entry's game answers the question
+}
+RARITY = 0.5  # 0 would weigh all words alike, 1 by their full inverse document frequency
+CORRECTED = 0.5  # a corrected word is a guess: its share of the question counts this much
+
+
+@dataclass
+class Match:
+    """What one part of a question finds: {docnum: Whoosh score} of the entries in their own words
+    and of the questions asked of them, the entries it finds either way, and its share of the question."""
+
+    rules: dict
+    asked: dict
+    corrected: bool = False  # the part is a word corrected to the rules' closest: a guess
+    sentence: int = 0  # the sentence of the question it is in
+    found: frozenset = frozenset()
+    share: float = 0.0
+
+
+def shares(matches, population):
+    """Each match's share of the question: its rarity, log(1 + entries / entries it finds) ** RARITY."""
+    weights = [math.log(1 + population / len(m.found)) ** RARITY * (CORRECTED if m.corrected else 1.0) for m in matches]
+    total = sum(weights)
+    for match, weight in zip(matches, weights):
+        match.share = weight / total
+
+
+def credit(scores, game_of):
+    """{docnum: its score against the best score in its game}: the best match in a game counts in full."""
+    best = {}
+    for docnum, value in scores.items():
+        if value > best.get(game_of[docnum], 0.0):
+            best[game_of[docnum]] = value
+    return {docnum: value / best[game_of[docnum]] for docnum, value in scores.items()}
+
+
+def coverage(matches, field, game_of):
+    """{docnum: the share of the question it matches in ``field``}, each part counted against
+    the best match of that part in the entry's game."""
+    found = {}
+    for match in matches:
+        for docnum, value in credit(getattr(match, field), game_of).items():
+            found[docnum] = found.get(docnum, 0.0) + match.share * value
+    return found
+
+
+def best_question(matches, game_of, entry_of):
+    """{docnum of an entry: the share of the question that the best matching question asked of it matches}."""
+    found = {}
+    for question, value in coverage(matches, "asked", game_of).items():
+        entry = entry_of[question]
+        if value > found.get(entry, 0.0):
+            found[entry] = value
+    return found
+
+
+def total_score(matches):
+    """{docnum: its Whoosh score for the whole question in its own words, against the best entry's}."""
+    found = {}
+    for match in matches:
+        for docnum, value in match.rules.items():
+            found[docnum] = found.get(docnum, 0.0) + value
+    best = max(found.values(), default=0.0)
+    return {docnum: value / best for docnum, value in found.items()}
+
+
+def every_part(matches):
+    """{docnum: 1} for the entries that match every part."""
+    common = frozenset.intersection(*(m.found for m in matches))
+    return dict.fromkeys(common, 1.0)
+
+
+def game_fit(matches, game_of):
+    """{game: how well its entries answer the question}: each part's share, times its best match
+    in the game against its best match anywhere."""
+    fit = {}
+    for match in matches:
+        best = {}
+        for scores in (match.rules, match.asked):
+            for docnum, value in scores.items():
+                game = game_of[docnum]
+                best[game] = max(best.get(game, 0.0), value)
+        top = max(best.values())
+        for game, value in best.items():
+            fit[game] = fit.get(game, 0.0) + match.share * value / top
+    return fit
+
+
+def rank(features, weights, candidates):
+    """``candidates`` best first: the weighted sum of their features, ties in content order."""
+    def key(docnum):
+        total = sum(weight * features[name].get(docnum, 0.0) for name, weight in weights.items() if weight)
+        return (-round(total, 9), docnum)
+
+    return sorted(candidates, key=key)
+
+
+class Ranker:
+    """The features of the entries a question finds, and their order."""
+
+    def __init__(self, entries, named_terms, weights=None):
+        self.entries = entries  # index.Entries
+        self.named_terms = named_terms  # stemmed term or alias -> docnums of the glossary entries it names
+        self.weights = dict(WEIGHTS if weights is None else weights)
+
+    def rank(self, reading, matches, game):
+        """The docnums ``matches`` found, best first."""
+        shares(matches, self.entries.count.get(game, 0))
+        candidates = frozenset().union(*(m.found for m in matches))
+        features = self.features(reading, matches, game, candidates)
+        return rank(features, self.weights, candidates)
+
+    def features(self, reading, matches, game, candidates):
+        """{feature name: {docnum: value}} (a docnum left out has 0)."""
+        entries = self.entries
+        kind_of = entries.kind
+        question = not reading.lone
+        fit = game_fit(matches, entries.game) if game is None else {}
+        return {
+            "rules": coverage(matches, "rules", entries.game),
+            "asked": best_question(matches, entries.game, entries.entry_of),
+            "score": total_score(matches),
+            "every_part": every_part(matches),
+            "title": self.title_said(reading, candidates),
+            "definition": self.named(reading) if reading.lone else {},
+            "term_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "term"},
+            "section_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "section"},
+            "calculator_asked": dict.fromkeys(reading_calculators(reading, entries) & candidates, 1.0),
+            "calculator_unasked": {d: 1.0 for d in candidates if kind_of[d] == "calculator"
+                                   and entries.id[d] not in reading.calculators},
+            "game_fit": {d: fit.get(entries.game[d], 0.0) for d in candidates} if fit else {},
+        }
+
+    def title_said(self, reading, candidates):
+        """{docnum: how much of the question its title is} for the entries whose whole title it says."""
+        said = self.entries.title_words_of(
+            [s for part in reading.parts for s in (*part.key.split(), *(t for r in part.rules for t in stems(r)))])
+        if not said:
+            return {}
+        counts = {}
+        for word in said:
+            for docnum in self.entries.titles_with.get(word, ()):
+                counts[docnum] = counts.get(docnum, 0) + 1
+        title_words = self.entries.title_words
+        return {d: n / len(said) for d, n in counts.items() if n == len(title_words[d]) and d in candidates}
+
+    def named(self, reading):
+        """{docnum: 1} for the glossary entries a lone term, or a question about what a term means,
+        names (or, for a player's word, the entry of the rules' word for it: "epidemic" is Skies Darken)."""
+        found = set()
+        for part in reading.parts:
+            for key in (part.key, *(key_of(r) for r in part.rules)):
+                found |= self.named_terms.get(key, set())
+        return dict.fromkeys(found, 1.0)
+
+
+def reading_calculators(reading, entries):
+    """The docnums of the calculators the question asks for."""
+    return {entries.docnum[i] for i in reading.calculators if i in entries.docnum}
