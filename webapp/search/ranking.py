@@ -22,12 +22,11 @@ WEIGHTS = {
     "asked": 0.6,  # the share of the question that the best matching question asked of it matches
     "score": 0.3,  # its Whoosh (BM25F) score in its own words, against the best entry's
     "every_part": 0.5,  # it matches every part of the question
-    "title": 0.2,  # the question says all of its title: how much of the question that title is
+    "title": 0.3,  # the question says all of its title: how much of the question that title is
     "definition": 0.85,  # a glossary entry that a lone term, or a question what a term means, names
-    "term_for_question": -0.4,  # a glossary entry, for a question (the rule answers it)
+    "term_for_question": -0.6,  # a glossary entry, for a question (the rule answers it)
     "section_for_question": -0.3,  # a whole section, for a question
     "calculator_asked": 0.5,  # a calculator the question asks for (odds, score)
-    "calculator_unasked": -0.3,  # a calculator the question does not ask for
     "game_fit": 0.25,  # without a game filter: how well the entry's game answers the question
 }
 RARITY = 0.5  # 0 would weigh all words alike, 1 by their full inverse document frequency
@@ -156,8 +155,6 @@ class Ranker:
             "term_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "term"},
             "section_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "section"},
             "calculator_asked": dict.fromkeys(reading_calculators(reading, entries) & candidates, 1.0),
-            "calculator_unasked": {d: 1.0 for d in candidates if kind_of[d] == "calculator"
-                                   and entries.id[d] not in reading.calculators},
             "game_fit": {d: fit.get(entries.game[d], 0.0) for d in candidates} if fit else {},
         }
 
