@@ -29,7 +29,7 @@ from .queries import CONCEPTS_FIELD, any_of, boosted
 
 MAX_QUERY_CHARS = 1000  # a question up to this long is read in full; a longer one, up to here
 MAX_READ_WORDS = 200  # words of a question read at most (a 1,000-character question has about 180)
-MAX_PARTS = 12  # words or phrases searched at most: the rarest of those that carry meaning
+MAX_PARTS = 16  # words or phrases searched at most: the rarest of those that carry meaning
 MAX_CORRECTIONS = 8  # words the speller may correct in one question
 MAX_FUZZY_CANDIDATES = 3  # corrections of one word searched, likeliest first
 MAX_SENTENCES = 20  # sentences looked at for one that asks what a term means
