@@ -126,7 +126,7 @@ def test_switching_on_stored_the_bundle_of_this_version(offline):
 
 @pytest.mark.parametrize("calc_id", CALCULATORS)
 def test_every_calculator_answers_offline_as_the_server(offline, calc_id):
-    calc = CALCULATORS[calc_id]
+    calc = state_of(offline.app).calculators[calc_id]  # bound to the content: its examples are values
     # the form with its examples typed in, as a player fills it: an empty form is answered with what it lacks
     form = f"/{calc.game}/calc/{calc.slug}?{urlencode(calc.form_query())}"
     follow(offline, form)
@@ -141,7 +141,7 @@ def test_every_calculator_answers_offline_as_the_server(offline, calc_id):
 
 
 def test_plans_side_by_side_answer_offline_as_the_server(offline):
-    calc = CALCULATORS["wotr-roll"]
+    calc = state_of(offline.app).calculators["wotr-roll"]
     follow(offline, f"/{calc.game}/calc/{calc.slug}?{urlencode(calc.form_query())}")
     offline.get_by_role("button", name=re.compile("^Compare with a second plan")).click()
     offline.wait_for_function("() => location.search.includes('plan') && document.querySelectorAll('main .plan-results > *').length > 1",
