@@ -211,6 +211,8 @@ def main(argv=None):
     parser.add_argument("--misses", action="store_true", help="list the tuning questions missing the top 3")
     parser.add_argument("--tuning-failures", action="store_true",
                         help="list the tuning questions whose first result does not answer them")
+    parser.add_argument("--tuning-only", action="store_true",
+                        help="measure and print the tuning questions alone (while tuning: no held-back figure is seen)")
     parser.add_argument("--ablate", action="store_true",
                         help="rank the held-back questions with each feature off in turn")
     args = parser.parse_args(argv)
@@ -219,17 +221,20 @@ def main(argv=None):
 
     app = create_app()
     questions = load_questions()
+    if args.tuning_only:
+        questions = [q for q in questions if not q.held_out]
     table = scores(app, questions)
     print(f"Search quality: {len(questions)} player questions in {len({q.game for q in questions})} games "
           f"({sum(q.held_out for q in questions)} held back from tuning); ranks over the first {DEPTH} results")
     parts = parts_of(questions)
     print_table(table, [p for p in parts if not p.startswith("voice")])
-    print()
-    print("By voice, held-back questions (batch 4)")
-    print_table(table, [p for p in parts if p.startswith("voice")])
+    if not args.tuning_only:
+        print()
+        print("By voice, held-back questions (batch 4)")
+        print_table(table, [p for p in parts if p.startswith("voice")])
     print()
     print_games(app, questions)
-    if args.ablate:
+    if args.ablate and not args.tuning_only:
         print()
         print_ablation(ablation(app, questions))
     print_listed(table, args)

@@ -19,7 +19,8 @@ is the best of a few runs, as other work only ever adds time.
   2-100, 50 on, the first round; withdrawing after 3 or 50 rounds into 5 siege battles, the
   attacker downgrading Elites to go on or not); battles in progress (a City or Fortification
   from round 2, withdrawing compared from round 50). Prints the median, p90 and worst per mode
-  and for all, and the slowest battles. Goal: the worst under 20 ms of CPU.
+  and for all, and the slowest battles, timed again (best of 9 runs: on a shared machine one
+  unlucky run of 3 can add half again). Goal: the worst under 20 ms of CPU.
 
 A request that withdraws (or compares) also works out the chance of holding out with 1 to 5
 siege battles, going on and not (hold_out_by_siege_battles), so every figure here includes it.
@@ -41,6 +42,7 @@ from webapp.engines.wotr_battle import Army, battle, clear_caches, stand_or_with
 
 TYPICAL_MS = 5
 WORST_MS = 20
+AGAIN = 9  # runs of each of the slowest requests when they are timed again
 
 # (name, attacker, defender, options); options["compare"] asks for standing and withdrawing compared
 TYPICAL = [
@@ -240,11 +242,14 @@ def grid_table(repetitions, slowest, only_mode=None):
         print(f"{mode:18} {len(rows):8}  {wall[0]:11.1f} {wall[1]:6.1f} {wall[2]:6.1f}  "
               f"{cpu[0]:10.1f} {cpu[1]:6.1f} {cpu[2]:6.1f}")
     timed_cases.sort(key=lambda row: row[1], reverse=True)
-    print(f"slowest {slowest} by CPU (wall, CPU ms):")
-    for wall, cpu, mode, name in timed_cases[:slowest]:
+    by_name = {name: (attacker, defender, options) for _, name, attacker, defender, options in cases}
+    again = sorted(((*timed(*by_name[name], max(repetitions, AGAIN)), mode, name)
+                    for _, _, mode, name in timed_cases[:max(slowest, 1)]), key=lambda row: row[1], reverse=True)
+    print(f"slowest {slowest} by CPU, timed again (wall, CPU ms, best of {max(repetitions, AGAIN)}):")
+    for wall, cpu, mode, name in again[:slowest]:
         print(f"  {wall:6.1f} {cpu:6.1f}  {name}")
-    worst_wall = max(row[0] for row in timed_cases)
-    _, worst_cpu, _, which = timed_cases[0]
+    worst_wall = max(row[0] for row in again)
+    _, worst_cpu, _, which = again[0]
     verdict = "meets" if worst_cpu < WORST_MS else "MISSES"
     print(f"worst: {worst_wall:.1f} ms wall; most CPU {worst_cpu:.1f} ms ({which}); {verdict} the {WORST_MS} ms "
           f"CPU goal ({load_line()} at the end)")

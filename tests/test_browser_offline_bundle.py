@@ -126,7 +126,7 @@ def test_switching_on_stored_the_bundle_of_this_version(offline):
 
 @pytest.mark.parametrize("calc_id", CALCULATORS)
 def test_every_calculator_answers_offline_as_the_server(offline, calc_id):
-    calc = state_of(offline.app).calculators[calc_id]  # bound to the content: its examples are values
+    calc = state_of(offline.app).calculators[calc_id]  # bound to the content: its data's examples read
     # the form with its examples typed in, as a player fills it: an empty form is answered with what it lacks
     form = f"/{calc.game}/calc/{calc.slug}?{urlencode(calc.form_query())}"
     follow(offline, form)

@@ -711,6 +711,9 @@ FLOAT_CASES = [
                                                                       "attacker_ceases_at": 3}),
     (Army(2, 2, 0, modifier=-5), Army(1, 3, 0, "elites", -5), {"rounds": 40}),
     (Army(4, 2, 1), Army(3, 3, 2), {"withdraw_after": 0, "siege_battles": 4, "siege_continue": False}),
+    # a siege whose rolls change while it is on, five siege battles going on
+    (Army(0, 10, 3, "elites", -5, -5, "2-4"), Army(1, 4, 2, "strength", 1, 0, "3-"), {"terrain": "siege",
+                                                                                     "siege_battles": 5}),
 ]
 
 
@@ -777,6 +780,45 @@ def test_comparing_in_floating_point_agrees_with_fractions(attacker, defender, o
         pairs = list(zip(numbers(exact[plan]), numbers(fast[plan])))
         assert len(pairs) == len(list(numbers(exact[plan]))) == len(list(numbers(fast[plan])))
         assert max(abs(F(x) - F(y)) for x, y in pairs) < F(1, 10 ** 12)
+
+
+# the longest battles the API allows: ten Elites a side hitting on 6 only (modifiers -5) must be fought round by
+# round to round 100, where little of the battle is still on but what is must still count (in fractions these
+# take seconds: marked slow)
+LONG_CASES = [
+    # the modifiers end after round 99 with about 3 chances in 10**10 still fighting; Regulars at hand run short
+    pytest.param(Army(0, 10, 0, "elites", -5, -5, "1-99", 5), Army(0, 10, 0, "elites", -5, -5, "1-99", 5),
+                 {"withdraw_after": 3, "siege_battles": 5}, marks=pytest.mark.slow),
+    # the round limit stops what is still on after round 100
+    pytest.param(Army(0, 10, 0, "elites", -5, -5), Army(0, 10, 0, "elites", -5, -5),
+                 {"withdraw_after": 3, "siege_battles": 5, "siege_continue": False, "rounds": 100},
+                 marks=pytest.mark.slow),
+    # the modifiers end after round 3, with nearly all of the battle still on
+    (Army(5, 5, 2, "strength", -5, -5, "1-3"), Army(4, 6, 1, "elites", -4, -5, "1-3"),
+     {"withdraw_after": 2, "siege_battles": 5}),
+]
+
+
+@pytest.mark.parametrize("attacker, defender, options", LONG_CASES)
+def test_long_battles_in_floating_point_agree_with_fractions(attacker, defender, options):
+    exact = stand_or_withdraw(attacker, defender, exact=True, **options)
+    fast = stand_or_withdraw(attacker, defender, **options)
+    for plan in ("stand", "withdraw"):
+        pairs = list(zip(numbers(exact[plan]), numbers(fast[plan])))
+        assert len(pairs) == len(list(numbers(exact[plan]))) == len(list(numbers(fast[plan])))
+        assert max(abs(F(x) - F(y)) for x, y in pairs) < F(1, 10 ** 12)
+
+
+def test_a_late_change_of_rolls_is_counted_in_floating_point():
+    # eight Elites a side hitting on 6 only until round 79: a few chances in a billion are still fighting when the
+    # modifiers end; what they change, the floats must find as the fractions do (ignoring it is off by far more)
+    late, always = Army(0, 8, 0, "elites", -5, -5, "1-79"), Army(0, 8, 0, "elites", -5, -5)
+    exact_change = [F(x) - F(y) for x, y in zip(numbers(battle(late, late)), numbers(battle(always, always)))]
+    float_change = [F(x) - F(y) for x, y in zip(numbers(wotr_battle.battle(late, late)),
+                                                numbers(wotr_battle.battle(always, always)))]
+    assert len(exact_change) == len(float_change)
+    assert F(1, 10 ** 10) < max(abs(change) for change in exact_change) < F(1, 10 ** 7)
+    assert max(abs(x - y) for x, y in zip(exact_change, float_change)) < F(2, 10 ** 12)
 
 
 @pytest.mark.parametrize("attacker, defender, terrain", [

@@ -29,12 +29,16 @@ From the War of the Ring 2nd edition rulebook, not the summary:
   inside, and when a siege begins the units beyond 5 go back to the reinforcements;
 - attacking a besieged Stronghold is a new battle, a siege.
 
-Method. The chain is solved in order of remaining hit points (regulars + 2 x elites over
-both Armies): every hit lowers them, so the only way to stay in a state is a round with
-no hits on either side, and that self-loop is closed in one step (a geometric number of
-quiet rounds). Each state carries the chance of being there at the start of each round,
-so one pass gives the whole round-by-round curve; a battle fought to the end keeps the
-rounds shown one by one and the rest as one tail. Two things make the pass short:
+Method. The field battle is solved in order of remaining hit points (regulars + 2 x
+elites over both Armies): every hit lowers them, so the only way to stay in a state is a
+round with no hits on either side, and that self-loop is closed in one step (a geometric
+number of quiet rounds). Each state carries the chance of being there at the start of each
+round, so one pass gives the whole round-by-round curve; a battle fought to the end keeps
+the rounds shown one by one and the rest as one tail. A siege (a Stronghold under siege, or
+after a withdrawal) all begins in one round and lasts at most 15 rounds, each round ending a
+siege battle or costing the attacker an Elite, so it is fought forward round by round, the
+chances still in it carried from one round to the next (see _Solver._fight_sieges). What
+keeps the work short:
 - the opening: until either Army's Combat dice change (5 dice while it has 5 units or more),
   each Army's losses depend only on its own state, so the two Armies are independent and
   those rounds are fought on each Army alone; a pair of states gets the product of the two
@@ -42,7 +46,7 @@ rounds shown one by one and the rest as one tail. Two things make the pass short
 - standing and withdrawing compared share one pass: the rounds before the withdrawal are
   the same battle either way (see _Solver);
 - after a withdrawal, the chance of holding out with every plan of the attacker's for the
-  Stronghold (1 to 5 siege battles, going on or not) comes from the same pass: a plan of
+  Stronghold (1 to 5 siege battles, going on or not) comes from the same siege: a plan of
   fewer siege battles is the start of one of five, and where nothing in the siege depends
   on the round, the plans not asked for are fought without it (see _Solver._steady_siege).
 A battle in progress (start_round) is fought from its own round: the rules tied to a round
@@ -457,6 +461,16 @@ class _Tally:
                 column[t] += present[t]
             self.occupancy += sum(present[first:last + 1])
 
+    def count_siege_round(self, t, chance, ended):
+        """A siege round: the battle is on at the start of round t with this chance, and ends in it
+        as `ended` says (chances in the order of _SIEGE_ENDS)."""
+        self.occupancy += chance
+        if t < len(self.present):
+            self.present[t] += chance
+        if t < len(self.by_round["neither_eliminated"]):
+            for outcome, chance in zip(_SIEGE_ENDS, ended):
+                self.by_round[outcome][t] += chance
+
     def count_ends(self, first, last, present, ends, by_outcome, shown):
         """The battle ends from here in rounds first..last: ends [(pair, chance)], by_outcome {outcome: chance}."""
         if first <= last:
@@ -473,15 +487,18 @@ class _Tally:
 
 
 class _Solver:
-    """One pass over the chain's states in order of phase, then falling hit points.
+    """The field battle in one pass over its states in order of falling hit points, then each siege
+    plan round by round.
 
-    A node is (phase, attacker state, defender state), numbered as one int: phase 0 is the
-    field battle, and each siege plan fought round by round (see _fought_by_round) has a phase for
-    each of its siege battles. arrivals[node][t] is the chance of coming to the node from
-    elsewhere at the start of round t; slot last + 1 is the tail (every round after `last`)
-    when the battle is fought to the end. A node is visited once, after every node that leads
-    to it: nodes wait in buckets by (siege battle, hit points), and every move goes to a later
-    bucket but a quiet field round (no hit on either side), which is closed in one step.
+    In the field a node is a pair (attacker state, defender state), numbered as one int.
+    arrivals[pair][t] is the chance of coming to the pair from elsewhere at the start of round t;
+    slot last + 1 is the tail (every round after `last`) when the battle is fought to the end. A
+    pair is visited once, after every pair that leads to it: pairs wait in buckets by hit points,
+    and every move goes to a later bucket but a quiet round (no hit on either side), which is
+    closed in one step. A siege (of a Stronghold under siege, or after a withdrawal) all begins in
+    one round and lasts at most 15 rounds, so it is fought forward round by round instead (see
+    _fight_sieges): a siege node is (phase, pair), each siege plan fought round by round (see
+    _fought_by_round) having a phase for each of its siege battles.
 
     What the pass finds goes to tallies: `before`, the field battle before the defender
     withdraws (all of it when it does not); `withdrawal`; by siege phase, `siege` (what happens
@@ -529,10 +546,12 @@ class _Solver:
         self.closing_phases = {self._siege_phase(number, plan.siege_battles)
                                for number, (goes_on, battles) in enumerate(self.sieges)
                                if goes_on == plan.siege_continue and plan.siege_battles < battles}
-        self.segments = (self._segments("field"), self._segments("siege"))  # indexed by phase != 0
-        self.tail_regimes = (_regime(plan, "field", self.last + 1), _regime(plan, "siege", self.last + 1))
+        self.segments = self._segments()
+        self.tail_regime = _regime(plan, "field", self.last + 1)
         self.rolls = {}
+        self.defender_outcomes = {}  # regime -> _defender_outcomes(regime)
         self.going = {}  # phase -> _going(phase)
+        self.gone_d = self.def_gone.index(True) if True in self.def_gone else -1  # the defender eliminated
 
     def _horizon(self):
         """The rounds fought one by one (1..last; when the battle is fought to the end, the rest at
@@ -571,24 +590,24 @@ class _Solver:
             return False
         return len({_regime(self.plan, "siege", t) for t in range(siege_from, until + 1)}) == 1
 
-    def _segments(self, kind):
-        """[(first round, last round, regime)] covering rounds 1..last, equal rounds merged."""
+    def _segments(self):
+        """[(first round, last round, regime)] covering field rounds 1..last, equal rounds merged: the
+        rolls stay the same from one round of _roll_changes to the next."""
         segments = []
-        for t in range(1, self.last + 1):
-            regime = _regime(self.plan, kind, t)
+        changes = [t for t in _roll_changes(self.plan) if t <= self.last]
+        for t, upto in zip(changes, changes[1:] + [self.last + 1]):
+            regime = _regime(self.plan, "field", t)
             if segments and segments[-1][2] == regime:
-                segments[-1][1] = t
+                segments[-1][1] = upto - 1
             else:
-                segments.append([t, t, regime])
+                segments.append([t, upto - 1, regime])
         return segments
 
-    def _arrivals(self, node):
-        """The node's arrival slots, created (and put in its bucket) on first use."""
-        arrivals = self.arrivals[node] = [self.zero] * (self.last + 2)
-        phase, pair = divmod(node, self.pairs)
+    def _arrivals(self, pair):
+        """The field pair's arrival slots, created (and put in its bucket) on first use."""
+        arrivals = self.arrivals[pair] = [self.zero] * (self.last + 2)
         a, d = divmod(pair, self.def_count)
-        rank = 0 if phase == 0 else self._battle_of(phase)[1]
-        self.buckets[rank * (self.top_hp + 1) + self.top_hp - self.att_hp[a] - self.def_hp[d]].append(node)
+        self.buckets[self.top_hp - self.att_hp[a] - self.def_hp[d]].append(pair)
         return arrivals
 
     def _rolls(self, regime):
@@ -609,25 +628,22 @@ class _Solver:
         _, _, att_misses, def_misses = self._rolls(regime)
         return att_misses[self.att_dice[a]] * def_misses[self.def_dice[d]]
 
-    def _fight(self, phase, a, d, regime, feeding, stops=None):
-        """A round fought from (a, d) with these rolls, once for each round in `feeding`.
+    def _fight(self, a, d, regime, feeding, stops=None):
+        """A field round fought from (a, d) with these rolls, once for each round in `feeding`.
 
         feeding: [(slot the round leads to, chance of fighting it)]; each chance moves on to the
-        nodes the round leads to, leaving out a quiet round (no hit on either side: back to the
-        same node, see _visit). stops: the chance of fighting a round `last` the round limit
-        stops: where the battle would have gone on, it ends (in this siege battle's tally, or
-        the next one's where it would have begun). Returns (ends, by_outcome, closing): ends,
-        [(pair, chance)] where the battle is over after the round; by_outcome, {outcome:
-        chance} summing them; closing, [(pair, chance)] where the next siege battle begins,
-        which ends a plan with no more siege battles.
+        pairs the round leads to, leaving out a quiet round (no hit on either side: back to the
+        same pair, see _visit). stops: the chance of fighting a round `last` the round limit
+        stops: where the battle would have gone on, it ends. Returns (ends, by_outcome): ends,
+        [(pair, chance)] where the battle is over after the round; by_outcome, {outcome: chance}
+        summing them.
         """
         att_losses, def_losses, _, _ = self._rolls(regime)
-        going = self.going.get(phase) or self._going(phase)
+        going = self.going.get(0) or self._going(0)
         att_gone, def_gone, def_count, zero = self.att_gone, self.def_gone, self.def_count, self.zero
-        all_arrivals, next_phase = self.arrivals, self.pairs * (phase + 1)
-        closes = phase in self.closing_phases
+        all_arrivals = self.arrivals
         defender_rolls = def_losses[d][self.att_dice[a]]
-        ends, closing = [], []
+        ends = []
         by_outcome = {}
         for a2, p in att_losses[a][self.def_dice[d]]:
             row = a2 * def_count
@@ -638,16 +654,14 @@ class _Solver:
                     ends.append((row + d2, chance))
                     outcome = _OUTCOME_OF[att_gone[a2]][def_gone[d2]]
                     by_outcome[outcome] = by_outcome.get(outcome, zero) + chance
-                elif phase or a2 != a or d2 != d:
-                    if closes and going_on >= next_phase:
-                        closing.append((row + d2, chance))
+                elif a2 != a or d2 != d:
                     if feeding:
-                        target = all_arrivals[going_on + d2] or self._arrivals(going_on + d2)
+                        target = all_arrivals[row + d2] or self._arrivals(row + d2)
                         for slot, here in feeding:  # plain loops beat list comprehensions on short stretches
                             target[slot] += chance * here
                     if stops is not None:
-                        self._stop(phase + (going_on >= next_phase), row + d2, chance * stops)
-        return ends, by_outcome, closing
+                        self._stop(0, row + d2, chance * stops)
+        return ends, by_outcome
 
     def _going(self, phase):
         """For each attacker state after a round in this phase, where the battle goes on: the first
@@ -690,30 +704,29 @@ class _Solver:
     def solve(self):
         plan = self.plan
         phases = 1 + len(self.sieges) * self.battles
-        self.arrivals = [None] * (self.pairs * phases)
-        self.buckets = [[] for _ in range((self.battles + 1) * (self.top_hp + 1))]
+        self.arrivals = [None] * self.pairs
+        self.buckets = [[] for _ in range(self.top_hp + 1)]
         self.before, self.after, self.withdrawal = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
         # by phase (0 unused): what happens in each siege battle, and the siege ending after it
         self.siege = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
         self.closing = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
-        self.entering = {}  # pair -> the chance the defender withdraws into its Stronghold there
+        self.entering = {}  # pair -> the chance the siege begins there (the defender withdraws into its Stronghold)
         if self.withdraws_at == 1 and not plan.compare:
             self._withdraw(0, 0, 1, self.one)
         elif plan.terrain == "siege":
-            self._arrivals(self._node(self._siege_phase(0, 1), 0, 0))[1] = self.one
+            self.entering[0] = self.one
         elif not self._open_field():
             self._arrivals(0)[1] = self.one
         for bucket in self.buckets:  # a visit only adds to later buckets
-            for node in bucket:
-                self._visit(node)
+            for pair in bucket:
+                self._visit(pair)
+        self._fight_sieges()
         self.falls = {goes_on: self._steady_siege(goes_on) for goes_on, _ in self.table}
         return self
 
-    def _node(self, phase, a, d):
-        return (phase * self.att_count + a) * self.def_count + d
-
     def _withdraw(self, a, d, t, mass):
-        """The defender pulls back into its Stronghold at the start of round t: a siege begins."""
+        """The defender pulls back into its Stronghold at the start of round t (always withdraws_at):
+        a siege begins."""
         inside = self.def_table[3][d]
         (r, e), (r_in, e_in) = self.def_table[0][d], self.def_table[0][inside]
         tally = self.withdrawal
@@ -721,9 +734,6 @@ class _Solver:
         tally.to_reinforcements += mass * (r + e - r_in - e_in)
         tally.elites_to_reinforcements += mass * (e - e_in)
         self.entering[a * self.def_count + inside] = self.entering.get(a * self.def_count + inside, self.zero) + mass
-        for plan in range(len(self.sieges)):  # each siege plan begins with the same withdrawal
-            node = self._node(self._siege_phase(plan, 1), a, inside)
-            (self.arrivals[node] or self._arrivals(node))[t] += mass
 
     def _field_tally(self, t):
         return self.before if t < self.split else self.after
@@ -771,11 +781,8 @@ class _Solver:
                                               for battle in range(1, self.sieges[number][1] + 1)]
         return by_round + self.falls[goes_on]
 
-    def _tallies(self, phase, first, last):
-        """[(tally, first, last)]: rounds first..last of this phase, field rounds split between
-        `before` and `after`."""
-        if phase:
-            return ((self.siege[phase], first, last),)
+    def _tallies(self, first, last):
+        """[(tally, first, last)]: field rounds first..last, split between `before` and `after`."""
         split = self.split
         return (self.before, first, min(last, split - 1)), (self.after, max(first, split), last)
 
@@ -810,7 +817,7 @@ class _Solver:
         too little to count) or the last field round. Returns (rounds fought, the attacker's and the
         defender's chances of still being in the opening after them)."""
         zero, negligible = self.zero, self.negligible
-        regimes = [None] + [regime for t0, t1, regime in self.segments[0] for _ in range(t0, t1 + 1)]
+        regimes = [None] + [regime for t0, t1, regime in self.segments for _ in range(t0, t1 + 1)]
         att_mass, def_mass = {0: self.one}, {0: self.one}
         inside = [zero] * (self.last + 2)  # the chance both Armies are still in the opening at the start of round t
         t = 1
@@ -826,7 +833,7 @@ class _Solver:
             att_mass = self._one_side(att_mass, att_losses, self.def_dice[0], att_inside, att_flow, t)
             def_mass = self._one_side(def_mass, def_losses, self.att_dice[0], def_inside, def_flow, t)
             t += 1
-        for tally, first, until in self._tallies(0, 1, t - 1):
+        for tally, first, until in self._tallies(1, t - 1):
             tally.count_rounds(first, until, inside, self.shown)
         return t - 1, att_mass, def_mass
 
@@ -856,7 +863,7 @@ class _Solver:
             chances = [self.zero] * first + [x * y for x, y in zip(att_column[first:fought + 1],
                                                                   def_column[first:fought + 1])]
             by_outcome = {_OUTCOME_OF[attacker_gone][defender_gone]: self.one}
-            for tally, start, until in self._tallies(0, first, fought):
+            for tally, start, until in self._tallies(first, fought):
                 tally.count_ends(start, until, chances, [(pair, self.one)], by_outcome, self.shown)
             return
         feeds_until = fought - 1 if stops else fought
@@ -880,45 +887,44 @@ class _Solver:
                 else:
                     (self.arrivals[pair] or self._arrivals(pair))[t] += chance
 
-    def _visit(self, node):
-        """Fight every round the battle can be at this node in, and send each chance on."""
-        arrivals = self.arrivals[node]
-        self.arrivals[node] = None
+    def _visit(self, pair):
+        """Fight every round the field battle can be at this pair in, and send each chance on."""
+        arrivals = self.arrivals[pair]
+        self.arrivals[pair] = None
         start = next(compress(count(), arrivals), None)  # the first round anything arrives
         if start is None:
             return
-        phase, pair = divmod(node, self.pairs)
         a, d = divmod(pair, self.def_count)
-        fights_until = self.field_until if phase == 0 else self.last
-        stretches = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments[phase != 0]
+        fights_until = self.field_until
+        stretches = [(max(t0, start), min(t1, fights_until), regime) for t0, t1, regime in self.segments
                      if t1 >= start and t0 <= fights_until]
         present = arrivals  # turned into the chance of being here at the start of each round, in place
-        end, carried = self._present(phase, a, d, present, start, stretches, fights_until)
-        for tally, first, until in self._tallies(phase, start, end):
+        end, carried = self._present(a, d, present, start, stretches, fights_until)
+        for tally, first, until in self._tallies(start, end):
             tally.count_rounds(first, until, present, self.shown)
-        tail = self._tail_here(phase, a, d, arrivals[self.last + 1] + carried, fights_until)
+        tail = self._tail_here(a, d, arrivals[self.last + 1] + carried, fights_until)
         for t0, t1, regime in stretches:
             if t0 > min(t1, end):
                 break
-            tail = self._fight_stretch(phase, a, d, t0, min(t1, end), regime, present, carried, tail)
+            tail = self._fight_stretch(a, d, t0, min(t1, end), regime, present, carried, tail)
         if tail is not None:
             regime, rounds_here = tail
-            ends, _, closing = self._fight(phase, a, d, regime, [(self.last + 1, rounds_here)])
-            self._count_tail(phase, ends, closing, rounds_here)
-        if phase == 0 and self.withdraws_at is not None and start <= self.withdraws_at:
+            ends, _ = self._fight(a, d, regime, [(self.last + 1, rounds_here)])
+            self._count_tail(ends, rounds_here)
+        if self.withdraws_at is not None and start <= self.withdraws_at:
             self._withdraw_from(a, d, present, end, carried, fights_until)
 
-    def _present(self, phase, a, d, present, start, stretches, fights_until):
-        """Turn the node's arrivals into the chance of being here at the start of each round, in place:
-        in the field a round with no hit on either side leaves the battle here (arrivals[t] is read
-        before present[t] is written), worked out only as far as the chance is not negligible.
+    def _present(self, a, d, present, start, stretches, fights_until):
+        """Turn the pair's arrivals into the chance of being here at the start of each round, in place:
+        a round with no hit on either side leaves the battle here (arrivals[t] is read before
+        present[t] is written), worked out only as far as the chance is not negligible.
         Returns (end, carried): the last round with a chance worth fighting, and what quiet rounds
         carry on past `fights_until` (0 unless the chance is still worth fighting there)."""
         zero, negligible = self.zero, self.negligible
         arrived_until = len(present) - 1 - next(compress(count(), reversed(present)))
         carried = zero
         reached = min(arrived_until, fights_until)
-        if phase == 0 and self.can_be_quiet[a]:
+        if self.can_be_quiet[a]:
             for t0, t1, regime in stretches:
                 if t0 > arrived_until and carried <= negligible:
                     break
@@ -938,18 +944,18 @@ class _Solver:
             end -= 1
         return end, (carried if end >= fights_until else zero)
 
-    def _tail_here(self, phase, a, d, coming, fights_until):
+    def _tail_here(self, a, d, coming, fights_until):
         """Every round after `last` at once, when the battle is fought to the end: the rolls no longer
         change, so the quiet rounds are geometric. Returns (regime, expected rounds here) or None;
         coming: the chance of coming to the tail here."""
         if not (self.tail and fights_until == self.last and coming):
             return None
-        regime = self.tail_regimes[phase != 0]
-        if phase == 0 and self.can_be_quiet[a]:
+        regime = self.tail_regime
+        if self.can_be_quiet[a]:
             coming /= 1 - self._quiet(a, d, regime)
         return regime, coming
 
-    def _fight_stretch(self, phase, a, d, t0, t1, regime, present, carried, tail):
+    def _fight_stretch(self, a, d, t0, t1, regime, present, carried, tail):
         """Rounds t0..t1, fought with the same rolls, and the tail if it is fought with them too.
         Returns the tail still to fight (None once fought)."""
         last = self.last
@@ -960,17 +966,14 @@ class _Solver:
         if with_tail:  # the same round goes on in the tail
             feeding.append((last + 1, tail[1]))
         stops = present[last] if not self.tail and t1 == last else None  # the round limit stops what goes on
-        ends, by_outcome, closing = self._fight(phase, a, d, regime, feeding, stops)
+        ends, by_outcome = self._fight(a, d, regime, feeding, stops)
         if ends:
-            for tally, first, until in self._tallies(phase, t0, t1):
+            for tally, first, until in self._tallies(t0, t1):
                 tally.count_ends(first, until, present, ends, by_outcome, self.shown)
-        if closing:
-            moving_on = {"neither_eliminated": sum((chance for _, chance in closing), self.zero)}
-            self.closing[phase].count_ends(t0, t1, present, closing, moving_on, self.shown)
         if stops is not None and carried:  # a quiet last round: stopped where it is
             self._stop(0, a * self.def_count + d, carried)
         if with_tail:
-            self._count_tail(phase, ends, closing, tail[1])
+            self._count_tail(ends, tail[1])
             return None
         return tail
 
@@ -984,14 +987,114 @@ class _Solver:
         if leaving:
             self._withdraw(a, d, withdraws_at, leaving)
 
-    def _count_tail(self, phase, ends, closing, rounds_here):
-        """The tail's rounds here, and where they end (or the next siege battle begins)."""
-        tally = self.siege[phase] if phase else self._field_tally(self.last + 1)
+    def _count_tail(self, ends, rounds_here):
+        """The tail's rounds here, and where they end."""
+        tally = self._field_tally(self.last + 1)
         tally.occupancy += rounds_here
         for pair, chance in ends:
             tally.final[pair] += chance * rounds_here
-        for pair, chance in closing:
-            self.closing[phase].final[pair] += chance * rounds_here
+
+    # ------------------------------------------------------------------ the siege, round by round
+
+    def _fight_sieges(self):
+        """Each siege plan fought round by round (see _fought_by_round), forward from the round the
+        siege begins: all of it begins in that one round (the withdrawal's, or the first of a battle
+        at a Stronghold already under siege), and it lasts at most 15 rounds, each round ending a
+        siege battle or costing the attacker an Elite. So the chances still in the siege are carried
+        from one round to the next, by row: {phase * pairs + attacker state * def_count: [chance by
+        defender state]}. Rounds after `last` are fought the same way (the rolls no longer change)
+        unless the round limit stops them."""
+        begins = 1 if self.plan.terrain == "siege" else self.withdraws_at
+        self.siege_going = [None] + [self._going(phase) for phase in range(1, len(self.siege))]
+        dc = self.def_count
+        for number in range(len(self.sieges)):
+            first = self._siege_phase(number, 1) * self.pairs
+            rows = {}
+            for pair, chance in self.entering.items():
+                row = rows.setdefault(first + pair - pair % dc, [self.zero] * dc)
+                row[pair % dc] += chance
+            t = begins
+            while rows:
+                rows = self._siege_round(rows, t)
+                t += 1
+
+    def _siege_round(self, rows, t):
+        """Round t of the siege from rows of chances at its start (see _fight_sieges): what ends in it
+        goes to its siege battle's tally; returns the rows at the start of round t + 1. With a round
+        limit, what would go on after round `last` is stopped, in this siege battle's tally or the
+        next one's where it would have begun. Where the plan asked for has no more siege battles
+        after this one (closing_phases), the next battle's beginning ends it (closing)."""
+        regime = _regime(self.plan, "siege", t)
+        att_losses = self._rolls(regime)[0]
+        standing, falling, standing_sum = self._defender_outcomes(regime)
+        pairs, dc, zero, negligible, gone_d = self.pairs, self.def_count, self.zero, self.negligible, self.gone_d
+        def_dice, att_gone = self.def_dice, self.att_gone
+        stops = not self.tail and t == self.last
+        goings, finals = self.siege_going, [tally.final for tally in self.siege]
+        here = [zero] * len(finals)  # by phase: the chance the battle is there at the start of round t
+        ended = [zero] * (4 * len(finals))  # by phase and _SIEGE_ENDS: what ends in round t
+        coming = {}
+        for node, column in rows.items():
+            phase, a = divmod(node, pairs)
+            a //= dc
+            going, final, base, alpha = goings[phase], finals[phase], 4 * phase, self.att_dice[a]
+            special = stops or phase in self.closing_phases
+            for d in compress(count(), column):
+                chance = column[d]
+                if chance <= negligible:  # negligible floats
+                    continue
+                here[phase] += chance
+                stand, fall = standing[d][alpha], falling[d][alpha]
+                for a2, p in att_losses[a][def_dice[d]]:
+                    moved, row = chance * p, a2 * dc
+                    if fall:  # the defender is eliminated: the siege is over
+                        final[row + gone_d] += moved * fall
+                        ended[base + att_gone[a2]] += moved * fall
+                    target = going[a2]
+                    if target is None:  # the attacker is gone or ceases, or the last siege battle is over
+                        for d2, q in stand:
+                            final[row + d2] += moved * q
+                        ended[base + 2 + att_gone[a2]] += moved * standing_sum[d][alpha]
+                    elif special:
+                        self._siege_moves(phase, row, target, moved, stand, t, stops, coming)
+                    else:
+                        goes_on = coming.get(target) or coming.setdefault(target, [zero] * dc)
+                        for d2, q in stand:
+                            goes_on[d2] += moved * q
+        for phase, chance in enumerate(here):
+            if chance:
+                self.siege[phase].count_siege_round(t, chance, ended[4 * phase:4 * phase + 4])
+        return coming
+
+    def _siege_moves(self, phase, row, target, moved, stand, t, stops, coming):
+        """The moves of _siege_round that go on, where the next siege battle's beginning ends a plan
+        with no more battles (closing) or the round limit stops the battle where it stands (in the
+        tally of the siege battle it would have been in). row: the attacker's state after the round;
+        target: the node row it goes on in."""
+        next_battle = target >= (phase + 1) * self.pairs
+        closing = self.closing[phase] if next_battle and phase in self.closing_phases else None
+        for d2, q in stand:
+            if closing is not None:
+                closing.end(row + d2, "neither_eliminated", moved * q, t)
+            if stops:
+                self._stop(phase + next_battle, row + d2, moved * q)
+            else:
+                goes_on = coming.get(target) or coming.setdefault(target, [self.zero] * self.def_count)
+                goes_on[d2] += moved * q
+
+    def _defender_outcomes(self, regime):
+        """(standing, falling, standing_sum), each [defender state][attacker's dice]: where a round
+        with these rolls leaves the defender still standing, [(state, chance)]; the chance it is
+        eliminated; and the chance it still stands."""
+        found = self.defender_outcomes.get(regime)
+        if found is None:
+            def_losses, def_gone, zero = self._rolls(regime)[1], self.def_gone, self.zero
+            standing = [[tuple((d2, q) for d2, q in by_dice if not def_gone[d2]) for by_dice in row]
+                        for row in def_losses]
+            falling = [[sum((q for d2, q in by_dice if def_gone[d2]), zero) for by_dice in row] for row in def_losses]
+            standing_sum = [[sum((q for _, q in outcomes), zero) for outcomes in row] for row in standing]
+            found = self.defender_outcomes[regime] = standing, falling, standing_sum
+        return found
 
     # ------------------------------------------------------------------ the hold-out table's other plans
 
@@ -1059,6 +1162,8 @@ class _Solver:
 
 
 _OUTCOME_OF = (("neither_eliminated", "defender_eliminated"), ("attacker_eliminated", "both_eliminated"))
+# how a siege round can end, by (the defender eliminated or the siege over with it standing) and the attacker gone
+_SIEGE_ENDS = ("defender_eliminated", "both_eliminated", "neither_eliminated", "attacker_eliminated")
 
 
 def _outcome(attacker_gone, defender_gone):
