@@ -14,7 +14,7 @@ it); an index saved by another build, or with another Whoosh, is never loaded.
 from __future__ import annotations
 
 import bisect
-import io
+import json
 import pickle
 import threading
 from dataclasses import dataclass, field, replace
@@ -223,23 +223,19 @@ class SearchIndex:
 
     def saved(self, key) -> bytes:
         """The index as ``load`` reads it back, under key: what it was built from (the app's build).
-        Whoosh's own files are left out where held scores answer every query: only its search reads them."""
-        out = io.BytesIO()
-        pickle.dump(saved_header(key), out, protocol=5)
-        pickle.dump(replace(self.tables, files=None) if self.held else self.tables, out, protocol=5)
-        return out.getvalue()
+        A line of JSON says so, then the tables, pickled; Whoosh's own files are left out where held
+        scores answer every query (only its own search reads them)."""
+        tables = replace(self.tables, files=None) if self.held else self.tables
+        return saved_header(key) + pickle.dumps(tables, protocol=5)
 
     @classmethod
     def load(cls, data, key) -> SearchIndex | None:
         """The index ``saved`` wrote under key, or None when it was saved under another key, by
         another Whoosh or in another format: a stale index is never read further than its header."""
-        source = io.BytesIO(data)
-        try:
-            if pickle.load(source) != saved_header(key):
-                return None
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
+        header, _, tables = data.partition(b"\n")
+        if header + b"\n" != saved_header(key):
             return None
-        return cls(None, None, tables=pickle.load(source))
+        return cls(None, None, tables=pickle.loads(tables))
 
     @classmethod
     def saved_or_built(cls, library, calculators, path, key) -> SearchIndex:
@@ -376,9 +372,9 @@ class SearchIndex:
 MAX_SUGGESTED_WORDS = 24  # a longer question is not offered again with its words corrected
 
 
-def saved_header(key):
-    """What a saved index opens with: nothing else of it is read unless this is the reader's own."""
-    return {"format": SAVED_FORMAT, "key": key, "whoosh": whoosh.versionstring()}
+def saved_header(key) -> bytes:
+    """The line a saved index opens with: nothing else of it is read unless it is the reader's own."""
+    return json.dumps({"format": SAVED_FORMAT, "key": key, "whoosh": whoosh.versionstring()}).encode() + b"\n"
 
 
 def typed_words(words, word_stems, key):
