@@ -5,8 +5,10 @@ The app is served on loopback; Debian's Chromium, driven by Playwright, is a pla
 1. Switching on "Use Red Book offline": every byte the server sends from the click until the
    switch says it is on, by file (budget: 15 MB, compressed as sent).
 2. Then the browser goes offline, and each fresh tab starts the bundle's Python anew: the time
-   from opening a calculator's answer (or a search's) to seeing it (budget: 6 s). The first
-   tab after switching on is the first start without a connection a player meets.
+   from opening a calculator's answer (or a search's) to seeing it (budget: 6 s), and where it
+   went as the worker timed it (Pyodide, unpacking, imports, create_app, the first answer). The
+   first tab after switching on is the first start without a connection a player meets;
+   --rounds N opens the tabs N times over.
 3. In the last tab, each later answer, from the click to the page shown (budget: 1 s): every
    calculator's example inputs, searches, and the battle bench's worst case (bench/wotr_battle.py:
    all Elite, 5 Regulars at hand, Leadership 10, modifiers -5, standing or withdrawing after 0
