@@ -110,6 +110,7 @@
       version: bundle.version,
       started: null,  // how long each step of its start took (ms), once started
       finished: null,  // how long the rest took (ms)
+      first: null,  // how long Python took over its first answer (ms)
       ready: new Promise(function (resolve, reject) { settle = { resolve: resolve, reject: reject }; }),
       ask: function (request) {
         return new Promise(function (resolve) {
@@ -129,6 +130,7 @@
       if (reply.started) host.started = reply.started;
       if (reply.finished !== undefined) { host.finished = reply.finished; settle.resolve(host); }
       if (reply.failed) failed(reply.failed);
+      if (reply.took !== undefined && host.first === null) host.first = reply.took;
       if (reply.id !== undefined && waiting[reply.id]) {
         waiting[reply.id](reply);
         delete waiting[reply.id];

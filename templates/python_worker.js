@@ -38,11 +38,12 @@ async function start() {
   postMessage({ started: took });
   return {
     answer(request) {
+      const began = performance.now();
       const headers = pyodide.toPy(request.headers);
       const reply = worker.answer(redbook, request.method, request.url, headers, SCRIPT_ROOT);
       try {
         const [status, answered, body] = reply.toJs();
-        return { status, headers: answered, body };
+        return { status, headers: answered, body, took: performance.now() - began };
       } finally {
         reply.destroy();
         headers.destroy();

@@ -141,7 +141,7 @@ def test_every_calculator_answers_offline_as_the_server(offline, calc_id):
 
 
 def test_plans_side_by_side_answer_offline_as_the_server(offline):
-    calc = CALCULATORS["wotr-roll"]
+    calc = state_of(offline.app).calculators["wotr-roll"]
     follow(offline, f"/{calc.game}/calc/{calc.slug}?{urlencode(calc.form_query())}")
     offline.get_by_role("button", name=re.compile("^Compare with a second plan")).click()
     offline.wait_for_function("() => location.search.includes('plan') && document.querySelectorAll('main .plan-results > *').length > 1",

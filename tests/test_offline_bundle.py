@@ -139,10 +139,12 @@ def test_the_worker_script_alone_may_compile_webassembly(offered):
 
 
 @pytest.fixture(scope="module")
-def worker_root(tmp_path_factory, content_dir):
-    """What the worker's app reads from the bundle besides the checkout: the content parsed ahead of time."""
+def worker_root(tmp_path_factory, content_dir, app):
+    """What the worker's app reads from the bundle besides the checkout: the content parsed ahead of
+    time, and the search index saved by the build."""
     root = tmp_path_factory.mktemp("redbook")
     write_parsed(parse_folder(content_dir), root / "parsed-content.pickle")
+    build.write_search_index(app, root)
     (root / worker.TEMPLATE_BYTECODE).mkdir()
     return root
 
@@ -172,11 +174,25 @@ def test_the_worker_app_answers_as_the_server(client, worker_app, path):
     assert "Content-Encoding" not in dict(headers)
 
 
-def test_the_worker_app_builds_its_search_index_after_it_starts(worker_root):
+def test_the_worker_app_reads_the_search_index_its_build_saved_after_it_starts(worker_root, app):
     started = worker.start(str(worker_root))
     assert state_of(started).search is None, "its first answer does not wait for the index"
     worker.finish_start(started)
-    assert state_of(started).search is not None
+    index = state_of(started).search
+    assert index is not None and index.searcher is None, "read as saved (without Whoosh's files), not built"
+    assert index.search("what happens when the fellowship is exposed") == state_of(app).search.search(
+        "what happens when the fellowship is exposed")
+
+
+def test_the_worker_app_builds_its_search_index_when_the_saved_one_is_of_another_build(tmp_path, worker_root, app):
+    (tmp_path / "parsed-content.pickle").write_bytes((worker_root / "parsed-content.pickle").read_bytes())
+    (tmp_path / worker.SEARCH_INDEX).write_bytes(state_of(app).search.saved("an older build"))
+    (tmp_path / worker.TEMPLATE_BYTECODE).mkdir()
+    started = worker.start(str(tmp_path))
+    worker.finish_start(started)
+    index = state_of(started).search
+    assert index is not None and index.searcher is not None, "built anew"
+    assert index.search("corupption check") == state_of(app).search.search("corupption check")
 
 
 def test_the_worker_app_sees_where_the_server_is_mounted(client, worker_app):

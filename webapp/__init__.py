@@ -84,19 +84,20 @@ def load_state(app) -> AppState:
     """What the app loads, in order, each from what comes before it; a content error stops here."""
     library = read_library(app.config["CONTENT_DIR"], parsed=read_parsed(app.config["CONTENT_PARSED"]))
     calculators = bind_calculators(library)
-    search_index = SearchIndex(library, calculators) if app.config["SEARCH_INDEX_AT_START"] else None
     static = static_fingerprints(app.static_folder)
     templates = compile_templates(app)
     build = build_fingerprint(library, static, templates)
+    # a saved index is read only when this build saved it
+    build_search = partial(SearchIndex.saved_or_built, library, calculators, app.config["SEARCH_INDEX_SAVED"], build)
     return AppState(
         library=library,
         calculators=calculators,
-        search=search_index,
+        search=build_search() if app.config["SEARCH_INDEX_AT_START"] else None,
         static=static,
         templates=templates,
         build=build,
         render_page=page_cache(),
         site_paths=page_paths(app.url_map, library, calculators),
         offline=read_bundle(app.config["OFFLINE_BUNDLE_DIR"], build),
-        build_search=partial(SearchIndex, library, calculators),
+        build_search=build_search,
     )

@@ -6,10 +6,12 @@
    file checked against the hash its installer recorded): the app's requirements and theirs,
    as they apply to Pyodide's Python, without the server's compression.
 3. The app itself: the webapp package, its templates, static files and content, laid out as
-   the server has them, and the content's YAML parsed ahead of time (content/parsed.py).
+   the server has them, the content's YAML parsed ahead of time (content/parsed.py) and the
+   search index built here, saved under the app's build fingerprint (SearchIndex.saved).
 4. compiling.py, run in Pyodide under Node (build.mjs), compiles all of it to bytecode, packs
    the archives and starts the app from them once; the build fails unless that app has the
-   same build fingerprint (code, templates, content, static files) as the server's.
+   same build fingerprint (code, templates, content, static files) as the server's, and reads
+   the saved search index rather than building its own.
 5. Every file is stored with its gzip and brotli forms and listed in manifest.json, whose
    version is that fingerprint: a server offers the bundle only while they match.
 """
@@ -29,6 +31,7 @@ from ..caching import app_version
 from ..content.parsed import parse_folder, write_parsed
 from ..settings import PROJECT_ROOT, data_folder
 from ..state import state_of
+from .worker import SEARCH_INDEX
 
 NPM_FOLDER = Path(__file__).parent / "npm"  # package.json and package-lock.json: the pinned Pyodide
 BUILD_SCRIPT = Path(__file__).parent / "build.mjs"
@@ -157,6 +160,14 @@ def stage_app(target: Path, app) -> None:
         if not place.exists():
             shutil.copytree(source, place, ignore=ignore)
     write_parsed(parse_folder(app.config["CONTENT_DIR"]), target / "parsed-content.pickle")
+    write_search_index(app, target)
+
+
+def write_search_index(app, target: Path) -> None:
+    """The app's search index, saved where the worker reads it, under the app's build fingerprint:
+    the worker's app reads it only while its own build is that one."""
+    state = state_of(app)
+    (target / SEARCH_INDEX).write_bytes((state.search or state.build_search()).saved(state.build))
 
 
 def stored_forms(path: Path) -> dict:
@@ -214,6 +225,8 @@ def build_bundle(target, log=print) -> dict:
         check = json.loads((stage / "out" / "check.json").read_text())
         if check["home_status"] != 200 or check["build"] != build:
             raise BuildError(f"the app started in Pyodide differs from this one: {check} (expected build {build})")
+        if not check["search_index_saved"]:
+            raise BuildError("the app started in Pyodide could not read the search index saved for it")
         manifest = {"version": build, "app_version": app_version(),
                     "pyodide": json.loads((pyodide / "package.json").read_text())["version"],
                     "python": check["python"], "packages": packages}

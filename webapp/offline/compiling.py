@@ -91,6 +91,7 @@ def check(out):
     shutil.unpack_archive(archive, APP_ROOT, "zip")
     sys.path[:0] = [SITE_ARCHIVE, APP_ROOT]
     from webapp.offline import worker  # noqa: PLC0415 (from the archives, only now on the path)
+    from webapp.search import SearchIndex  # noqa: PLC0415
     from webapp.state import state_of  # noqa: PLC0415
 
     compiled = os.path.join(APP_ROOT, worker.TEMPLATE_BYTECODE)
@@ -102,8 +103,11 @@ def check(out):
     with zipfile.ZipFile(archive, "a", zipfile.ZIP_STORED) as out_zip:
         for name in sorted(os.listdir(compiled)):
             out_zip.write(os.path.join(compiled, name), f"{worker.TEMPLATE_BYTECODE}/{name}")
+    with open(os.path.join(APP_ROOT, worker.SEARCH_INDEX), "rb") as saved:
+        index = SearchIndex.load(saved.read(), state_of(app).build)
     return {"build": state_of(app).build, "python": sys.version.split()[0], "home_status": status,
-            "home_bytes": len(body), "templates": len(os.listdir(compiled))}
+            "home_bytes": len(body), "templates": len(os.listdir(compiled)),
+            "search_index_saved": index is not None and index.search("siege").total > 0}
 
 
 def build(stage=STAGE):

@@ -1,10 +1,11 @@
 """What the offline bundle's Web Worker runs (static/python_worker.js): the app, created as the
 server creates it, answering the requests a page hands it.
 
-Four settings differ from the server's, none of which changes an answer: the content's YAML
+Five settings differ from the server's, none of which changes an answer: the content's YAML
 comes parsed ahead of time (the browser has no libyaml), so do the templates compiled (Jinja's
-bytecode cache, checked against each template's source), answers are not compressed (they never
-cross a network), and the search index is built once the first answer is given, not before it.
+bytecode cache, checked against each template's source) and the search index (built natively by
+the bundle's build, read only by the same build), answers are not compressed (they never cross a
+network), and the search index is read once the first answer is given, not before it.
 """
 import gc
 from urllib.parse import urlsplit
@@ -12,6 +13,7 @@ from urllib.parse import urlsplit
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 TEMPLATE_BYTECODE = "template-bytecode"  # beside the app in the bundle: its templates, compiled at build time
+SEARCH_INDEX = "search-index.pickle"  # beside the app in the bundle: its search index, built at build time
 
 # Request headers passed on to the app: what it reads (the rest describe the browser's connection)
 PASSED_HEADERS = ("Accept", "Accept-Language")
@@ -25,14 +27,15 @@ def start(root, bundle_dir=None):
     gc.disable()  # nothing made while loading is garbage: collecting would only cost time
     try:
         return create_app({"CONTENT_PARSED": f"{root}/parsed-content.pickle", "COMPRESS_RESPONSES": False,
-                           "SEARCH_INDEX_AT_START": False, "OFFLINE_BUNDLE_DIR": bundle_dir,
+                           "SEARCH_INDEX_AT_START": False, "SEARCH_INDEX_SAVED": f"{root}/{SEARCH_INDEX}",
+                           "OFFLINE_BUNDLE_DIR": bundle_dir,
                            "TEMPLATE_BYTECODE_DIR": f"{root}/{TEMPLATE_BYTECODE}"})
     finally:
         gc.enable()
 
 
 def finish_start(app):
-    """What start left for later: the search index (the worker builds it once it has answered)."""
+    """What start left for later: the search index (the worker reads it once it has answered)."""
     from ..state import get_search_index  # noqa: PLC0415
 
     gc.disable()

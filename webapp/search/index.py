@@ -6,14 +6,22 @@ Each entry is one document: its own words (title, aliases, body, the titles it s
 glossary groups it names) and, in a field of their own, the questions players ask that it
 answers. A question is read (reading.py), each part scored by Whoosh in both, and the entries
 ranked by their features (ranking.py).
+
+What building makes is data (``IndexTables``): ``saved`` writes it, keyed on the app's build, and
+``load`` reads it back instead of building (the offline bundle's worker would take seconds to build
+it); an index saved by another build, or with another Whoosh, is never loaded.
 """
 from __future__ import annotations
 
 import bisect
+import json
+import pickle
 import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 
+import whoosh
 from whoosh import query as wq
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
@@ -28,12 +36,13 @@ from .reading import MAX_QUERY_CHARS, Reader
 from .results import Hit, PlayerWords, Results
 from .snippets import snippet
 from .spelling import Speller
-from .words import read_words
+from .words import Words, read_words
 
 CACHE_SIZE = 512  # recent answers kept, by question, game, limit and correction
 CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much of its own words
 COMPLETIONS = 6  # words the last, unfinished word may become, the commonest in the rules
 COMPLETION_SCAN = 200  # words of the rules looked at for them, at most
+SAVED_FORMAT = 1  # of what ``SearchIndex.saved`` writes: raised when its layout changes
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -97,8 +106,9 @@ def concepts_in(text, concepts, group_game, game):
 
 
 def build_whoosh(library, calculators, words):
-    """(a searcher over the in-memory index of every document, the rules' words)."""
-    ix = MemoryStorage().create_index(SCHEMA)
+    """(the in-memory storage of the index of every document, the rules' words)."""
+    storage = MemoryStorage()
+    ix = storage.create_index(SCHEMA)
     rules_words = RulesWords()
     with ix.writer() as writer:
         for doc in documents(library, calculators):
@@ -106,7 +116,14 @@ def build_whoosh(library, calculators, words):
                                                    words.concepts, words.group_game, doc["game"]))
             writer.add_document(**doc)
             rules_words.add(doc)
-    return ix.searcher(), rules_words
+    return storage, rules_words
+
+
+def searcher_of(files):
+    """A searcher over the Whoosh index whose files (name -> bytes) are these."""
+    storage = MemoryStorage()
+    storage.files = dict(files)
+    return storage.open_index().searcher()
 
 
 @dataclass
@@ -150,32 +167,85 @@ def entries_of(stored, filler):
     return entries
 
 
-class SearchIndex:
-    """The content's search index, built in memory when the app is created."""
+@dataclass
+class IndexTables:
+    """What building the index makes, all of it data (no searcher, lock or cache): what
+    ``SearchIndex.saved`` writes and ``SearchIndex.load`` reads back."""
 
-    def __init__(self, library, calculators, held_scores=True):
-        words = read_words(library, calculators)
-        self.searcher, rules_words = build_whoosh(library, calculators, words)
+    files: dict | None  # the Whoosh index's files, name -> bytes (None: not saved, as held scores answer every query)
+    words: Words
+    entries: Entries
+    terms: dict  # field -> the terms it holds
+    frequency: dict  # stem -> how many entries hold it in their own words
+    speller: Speller
+    held: HeldScores | None  # None: every query scored by Whoosh itself
+
+
+def build_tables(library, calculators, held_scores=True) -> IndexTables:
+    """The index of the library and the calculators, built."""
+    words = read_words(library, calculators)
+    storage, rules_words = build_whoosh(library, calculators, words)
+    searcher = storage.open_index().searcher()
+    reader = searcher.reader()
+    entries = entries_of(dict(reader.iter_docs()), words.filler)
+    terms = {name: frozenset(reader.field_terms(name)) for name in (*TEXT_FIELDS, CONCEPTS_FIELD)}
+    speller = Speller(rules_words.counts, frozenset(rules_words.names), frozenset(rules_words.pairs), words.filler,
+                      words.player_words, words.player_pairs, key_of, frozenset(rules_words.asked))
+    frequency = {}
+    for name in RULES_FIELDS:
+        for term in terms[name]:
+            frequency[term] = max(frequency.get(term, 0), reader.doc_frequency(name, term))
+    held = HeldScores(searcher, terms, entries.game) if held_scores else None
+    return IndexTables(files=dict(storage.files), words=words, entries=entries, terms=terms, frequency=frequency,
+                       speller=speller, held=held)
+
+
+class SearchIndex:
+    """The content's search index, built in memory when the app is created (or loaded: ``load``)."""
+
+    def __init__(self, library, calculators, held_scores=True, tables=None):
+        """The index of the library and the calculators; tables: theirs, built already (``load``)."""
+        self.tables = tables or build_tables(library, calculators, held_scores)
+        self.searcher = searcher_of(self.tables.files) if self.tables.files else None
         self.lock = threading.Lock()  # a Whoosh searcher reads through file objects it shares
-        reader = self.searcher.reader()
-        self.entries = entries_of(dict(reader.iter_docs()), words.filler)
-        self.terms = {name: frozenset(reader.field_terms(name)) for name in (*TEXT_FIELDS, CONCEPTS_FIELD)}
-        self.held = HeldScores(self.searcher, self.terms, self.entries.game) if held_scores else None
-        self.words = words
-        self.counts = rules_words.counts
-        self.sorted_words = sorted(rules_words.counts)
-        speller = Speller(rules_words.counts, frozenset(rules_words.names), frozenset(rules_words.pairs), words.filler,
-                          words.player_words, words.player_pairs, key_of, frozenset(rules_words.asked))
-        frequency = {}  # stem -> how many entries hold it in their own words
-        for name in RULES_FIELDS:
-            for term in self.terms[name]:
-                frequency[term] = max(frequency.get(term, 0), reader.doc_frequency(name, term))
+        self.entries, self.terms, self.held = self.tables.entries, self.tables.terms, self.tables.held
+        self.words = words = self.tables.words
+        speller = self.tables.speller
+        self.counts = speller.counts
+        self.sorted_words = sorted(speller.counts)
         self._completions = lru_cache(maxsize=4096)(self._completions)
-        self.reader = Reader(words, QueryMaker(self.terms, words.concepts), speller, frequency, self._completions)
+        self.reader = Reader(words, QueryMaker(self.terms, words.concepts), speller, self.tables.frequency,
+                             self._completions)
         docnum = self.entries.docnum
         self.ranker = Ranker(self.entries, {key: frozenset(docnum[i] for i in ids)
                                             for key, ids in words.named_terms.items()})
         self._answers = lru_cache(maxsize=CACHE_SIZE)(self._search)
+
+    def saved(self, key) -> bytes:
+        """The index as ``load`` reads it back, under key: what it was built from (the app's build).
+        A line of JSON says so, then the tables, pickled; Whoosh's own files are left out where held
+        scores answer every query (only its own search reads them)."""
+        tables = replace(self.tables, files=None) if self.held else self.tables
+        return saved_header(key) + pickle.dumps(tables, protocol=5)
+
+    @classmethod
+    def load(cls, data, key) -> SearchIndex | None:
+        """The index ``saved`` wrote under key, or None when it was saved under another key, by
+        another Whoosh or in another format: a stale index is never read further than its header."""
+        header, _, tables = data.partition(b"\n")
+        if header + b"\n" != saved_header(key):
+            return None
+        return cls(None, None, tables=pickle.loads(tables))
+
+    @classmethod
+    def saved_or_built(cls, library, calculators, path, key) -> SearchIndex:
+        """The index saved in the file at path (None: no file) under key, or, where there is none,
+        or one saved under another key, the index built anew."""
+        try:
+            data = Path(path).read_bytes() if path else None
+        except OSError:
+            data = None
+        return (data and cls.load(data, key)) or cls(library, calculators)
 
     @property
     def stored(self):
@@ -300,6 +370,11 @@ class SearchIndex:
 
 
 MAX_SUGGESTED_WORDS = 24  # a longer question is not offered again with its words corrected
+
+
+def saved_header(key) -> bytes:
+    """The line a saved index opens with: nothing else of it is read unless it is the reader's own."""
+    return json.dumps({"format": SAVED_FORMAT, "key": key, "whoosh": whoosh.versionstring()}).encode() + b"\n"
 
 
 def typed_words(words, word_stems, key):
