@@ -39,11 +39,20 @@ def test_every_batch_asks_thirty_questions_a_game_and_holds_back_its_share(batch
         assert all(item.get("voice", VOICES[0]) in VOICES for item in items), path
 
 
-def test_the_batch_held_back_whole_speaks_in_every_voice_a_third_of_it_at_length():
-    held = [q for q in load_questions() if q.batch == max(BATCHES)]
+def test_batch_four_held_back_whole_speaks_in_every_voice_a_third_of_it_at_length():
+    held = [q for q in load_questions() if q.batch == 4]
     assert len(held) >= 200 and all(q.held_out for q in held)
     assert {q.voice for q in held} == set(VOICES)
     assert sum(q.voice == "chatty" for q in held) >= len(held) / 3 - 1
+
+
+def test_batch_five_held_back_whole_gives_every_voice_its_share_of_each_game():
+    held = [q for q in load_questions() if q.batch == 5]
+    assert len(held) == 150 and all(q.held_out for q in held)
+    for game in GAME_IDS:
+        voices = [q.voice for q in held if q.game == game]
+        assert sorted(voices) == sorted(VOICES * 5), game
+    assert all(len(q.text) >= 250 for q in held if q.voice == "chatty")
 
 
 def test_no_question_is_asked_twice():
@@ -68,7 +77,10 @@ SHORT_OF_THE_FLOOR = {
     (3, True, "top1"): "batch 3's held-back top-1 with the game filter is under 85%",
     (3, True, "top3"): "batch 3's held-back top-3 with the game filter is under 95%",
     (4, True, "top1"): "batch 4's top-1 with the game filter is under 85%",
-    ("first-time", True, "top1"): "first-time players' questions (batch 4) find their rule first under 75% of the time",
+    (5, True, "top1"): "batch 5's top-1 with the game filter is under 85%",
+    (5, True, "top3"): "batch 5's top-3 with the game filter is under 95%",
+    ("numbers", True, "top1"): "board situations with numbers (batches 4 and 5) find their rule first under 75% of the time",
+    ("first-time", True, "top1"): "first-time players' questions (batches 4 and 5) find their rule first under 75% of the time",
 }
 
 
