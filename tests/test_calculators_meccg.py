@@ -333,3 +333,15 @@ def test_council_api_says_who_may_call_the_council_as_the_page_does(client):
     one = client.post("/api/meccg/council", json={"players": [{**p1, "deck_exhaustions": 1}, p2], "ruleset": "seed"})
     assert one.status_code == 400
     assert one.get_json()["error"] == "players[1].deck_exhaustions: give it for both players, or for neither"
+
+
+def test_a_bar_label_too_long_for_the_phone_goes_on_two_lines(client):
+    # a wounded character's outcomes have the longest labels of any chart: each line fits the label column
+    html = client.get("/meccg/calc/strike?prowess=6&strike_prowess=9&wounded=true&body=8").get_data(as_text=True)
+    labels = re.findall(r'<text class="bar-label" x="(\d+)"[^>]*>(.*?)</text>', html)
+    assert labels
+    two_lines = [(x, re.findall(r"<tspan[^>]*>([^<]*)</tspan>", inner)) for x, inner in labels if inner.count("<tspan") == 2]
+    assert two_lines, labels
+    for x, lines in two_lines:
+        assert len(" ".join(lines)) * 8 > int(x), (x, lines)  # on one line it would not fit
+        assert all(len(line) * 8 <= int(x) for line in lines), (x, lines)
