@@ -123,6 +123,19 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture
+def phone(browser):
+    """A fresh browser (nothing remembered, no service worker) at phone size; a script error on the page fails the test."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, service_workers="block")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
 @pytest.fixture(scope="session")
 def screenshots():
     folder = OUTPUT / "screenshots"

@@ -23,18 +23,6 @@ def shots():
     return folder
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  service_workers="block")
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == [], errors
-
-
 def calculate(page):
     with page.expect_navigation() as navigation:
         page.get_by_role("button", name="Calculate").click()

@@ -44,19 +44,6 @@ CHANGES = {"wotr-battle": ".result .chart", "meccg-council": ".result .player-ca
            "wotr-cards-victory": ".result .player-card"}
 
 
-@pytest.fixture
-def phone(browser):
-    """A fresh browser (nothing remembered) at phone size."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  service_workers="block")
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == [], errors
-
-
 @pytest.fixture(scope="module")
 def shots():
     folder = PROJECT_ROOT / "test-output" / "forms"
