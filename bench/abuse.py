@@ -254,30 +254,15 @@ def main(argv=None):
     parser.add_argument("--wait-quiet", type=int, default=120, metavar="SECONDS")
     args = parser.parse_args(argv)
     import render  # noqa: E402  (deploy/render.py)
-    from load import free_port, machine_line, stop_on_sigterm, wait_for_quiet
-    from proxy import DeployedGunicorn
+    from load import machine_line, stop_on_sigterm, wait_for_quiet
+    from proxy import behind_nginx
 
     stop_on_sigterm()
     quiet = wait_for_quiet(args.wait_quiet) if args.wait_quiet else None
-    with tempfile.TemporaryDirectory(prefix="redbook-bench-abuse-") as folder:
-        server = DeployedGunicorn(os.path.join(folder, "instance"), workers=2)
-        nginx = None
-        try:
-            server.start()
-            server.wait_ready()
-            port = free_port()
-            site = render.site_config(server_name="127.0.0.1", listen=f"127.0.0.1:{port}",
-                                      upstream=f"127.0.0.1:{server.port}")
-            prefix = os.path.join(folder, "nginx")
-            nginx = render.start_nginx(render.standalone_config(site, prefix), prefix, port)
-            print(f"{machine_line()}" + (f"; other processes at start {quiet:.2f} cores" if quiet is not None else ""))
-            report_limit(port, per_second(render.LIMITS["calculator_rate"]), args.seconds)
-            report_slow(port, args.seconds + 2)
-        finally:
-            if nginx is not None:
-                nginx.terminate()
-                nginx.wait(timeout=10)
-            server.stop()
+    with tempfile.TemporaryDirectory(prefix="redbook-bench-abuse-") as folder, behind_nginx(folder, 2) as (_, port):
+        print(f"{machine_line()}" + (f"; other processes at start {quiet:.2f} cores" if quiet is not None else ""))
+        report_limit(port, per_second(render.LIMITS["calculator_rate"]), args.seconds)
+        report_slow(port, args.seconds + 2)
 
 
 if __name__ == "__main__":

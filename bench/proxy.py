@@ -19,6 +19,7 @@ seconds) for a quiet machine. Both servers are stopped at the end, also on an er
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -96,6 +97,28 @@ def healthz_with_slow_clients(port, timeout):
             connection.close()
 
 
+@contextlib.contextmanager
+def behind_nginx(folder, workers):
+    """The deployed gunicorn (``workers`` sync workers) and nginx in front of it, both under ``folder``:
+    (the gunicorn server, nginx's port) while in use, both stopped after."""
+    server = DeployedGunicorn(os.path.join(folder, "instance"), workers=workers)
+    nginx = None
+    try:
+        server.start()
+        server.wait_ready()
+        port = free_port()
+        site = render.site_config(server_name="127.0.0.1", listen=f"127.0.0.1:{port}",
+                                  upstream=f"127.0.0.1:{server.port}")
+        prefix = os.path.join(folder, "nginx")
+        nginx = render.start_nginx(render.standalone_config(site, prefix), prefix, port)
+        yield server, port
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(timeout=10)
+        server.stop()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=int, default=DURATION, help="wrk seconds per endpoint and server")
@@ -108,60 +131,46 @@ def main(argv=None):
     wrk_path()
     quiet = wait_for_quiet(args.wait_quiet) if args.wait_quiet else None
 
-    with tempfile.TemporaryDirectory(prefix="redbook-bench-proxy-") as folder:
-        server = DeployedGunicorn(os.path.join(folder, "instance"), workers=args.workers)
-        nginx = None
-        try:
-            server.start()
-            server.wait_ready()
-            port = free_port()
-            site = render.site_config(server_name="127.0.0.1", listen=f"127.0.0.1:{port}",
-                                      upstream=f"127.0.0.1:{server.port}")
-            prefix = os.path.join(folder, "nginx")
-            nginx = render.start_nginx(render.standalone_config(site, prefix), prefix, port)
-            ports = {"gunicorn alone": server.port, "through nginx": port}
+    with tempfile.TemporaryDirectory(prefix="redbook-bench-proxy-") as folder, \
+            behind_nginx(folder, args.workers) as (server, port):
+        ports = {"gunicorn alone": server.port, "through nginx": port}
 
-            home = request(server.port, "/")[2].decode()
-            stylesheet = home.split('href="/static/style.css?v=', 1)[1].split('"', 1)[0]
-            etag = request(server.port, RULE_PAGE)[1]["ETag"]
-            endpoints = [
-                ("/healthz", "/healthz", ()),
-                ("rule page, gzip", RULE_PAGE, (GZIP,)),
-                ("rule page, 304", RULE_PAGE, (GZIP, f"If-None-Match: {etag}")),
-                ("style.css?v=, gzip", f"/static/style.css?v={stylesheet}", (GZIP,)),
-            ]
-            rows = []
-            for name, path, headers in endpoints:
-                figures = {}
-                for way, target in ports.items():
-                    run_wrk(f"http://127.0.0.1:{target}", [path], 1, headers=headers)  # warm-up
-                    figures[way] = run_wrk(f"http://127.0.0.1:{target}", [path], args.duration, headers=headers)
-                rows.append((name, figures))
+        home = request(server.port, "/")[2].decode()
+        stylesheet = home.split('href="/static/style.css?v=', 1)[1].split('"', 1)[0]
+        etag = request(server.port, RULE_PAGE)[1]["ETag"]
+        endpoints = [
+            ("/healthz", "/healthz", ()),
+            ("rule page, gzip", RULE_PAGE, (GZIP,)),
+            ("rule page, 304", RULE_PAGE, (GZIP, f"If-None-Match: {etag}")),
+            ("style.css?v=, gzip", f"/static/style.css?v={stylesheet}", (GZIP,)),
+        ]
+        rows = []
+        for name, path, headers in endpoints:
+            figures = {}
+            for way, target in ports.items():
+                run_wrk(f"http://127.0.0.1:{target}", [path], 1, headers=headers)  # warm-up
+                figures[way] = run_wrk(f"http://127.0.0.1:{target}", [path], args.duration, headers=headers)
+            rows.append((name, figures))
 
-            slow = {way: healthz_with_slow_clients(target, args.slow_timeout) for way, target in ports.items()}
-            # let gunicorn's workers drop the closed slow connections before the next figures
-            server.wait_ready(timeout=60)
+        slow = {way: healthz_with_slow_clients(target, args.slow_timeout) for way, target in ports.items()}
+        # let gunicorn's workers drop the closed slow connections before the next figures
+        server.wait_ready(timeout=60)
 
-            big = json.dumps({"shadow_attack_icons": 99, "path_defence": 0, "defenders": [0] * 32_700},
-                             separators=(",", ":")).encode()
-            largest = json.dumps({"shadow_attack_icons": 99, "path_defence": 0, "order": "fewest-losses",
-                                  "defenders": [{"defence": 0, "items": [0] * MAX_ITEMS}] * MAX_CARDS}).encode()
-            posts = {}
-            for name, body in (("64 KB POST (32,700 defenders)", big),
-                               (f"largest allowed ({MAX_CARDS} defenders)", largest)):
-                for way, target in ports.items():
-                    posts[name, way] = timed(target, "/api/wotr-cards/path-combat", samples=5, method="POST",
-                                             body=body, headers={"Content-Type": "application/json"})
-            sizes = {
-                "plain": len(request(server.port, RULE_PAGE)[2]),
-                "gzip": len(request(server.port, RULE_PAGE, {"Accept-Encoding": "gzip"})[2]),
-                "304": len(request(server.port, RULE_PAGE, {"If-None-Match": etag})[2]),
-            }
-        finally:
-            if nginx is not None:
-                nginx.terminate()
-                nginx.wait(timeout=10)
-            server.stop()
+        big = json.dumps({"shadow_attack_icons": 99, "path_defence": 0, "defenders": [0] * 32_700},
+                         separators=(",", ":")).encode()
+        largest = json.dumps({"shadow_attack_icons": 99, "path_defence": 0, "order": "fewest-losses",
+                              "defenders": [{"defence": 0, "items": [0] * MAX_ITEMS}] * MAX_CARDS}).encode()
+        posts = {}
+        for name, body in (("64 KB POST (32,700 defenders)", big),
+                           (f"largest allowed ({MAX_CARDS} defenders)", largest)):
+            for way, target in ports.items():
+                posts[name, way] = timed(target, "/api/wotr-cards/path-combat", samples=5, method="POST",
+                                         body=body, headers={"Content-Type": "application/json"})
+        sizes = {
+            "plain": len(request(server.port, RULE_PAGE)[2]),
+            "gzip": len(request(server.port, RULE_PAGE, {"Accept-Encoding": "gzip"})[2]),
+            "304": len(request(server.port, RULE_PAGE, {"If-None-Match": etag})[2]),
+        }
 
     print(f"Production setup: gunicorn ({args.workers} sync workers, deploy/gunicorn.conf.py) alone and behind "
           f"nginx (deploy/nginx-site.conf.j2, 1 worker); wrk -t2 -c16 -d{args.duration}s per endpoint and way")
