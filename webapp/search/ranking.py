@@ -19,7 +19,7 @@ from .analysis import key_of, stems
 
 WEIGHTS = {
     "rules": 1.5,  # the share of the question the entry's own words match: title, aliases, body, the titles it sits in
-    "asked": 0.6,  # the share of the question that the best matching question asked of it matches
+    "asked": 0.6,  # the share of the question that the questions asked of it match, each part where any one does
     "score": 0.3,  # its Whoosh (BM25F) score in its own words, against the best entry's
     "every_part": 0.5,  # it matches every part of the question
     "title": 0.3,  # the question says all of its title: how much of the question that title is
@@ -73,13 +73,19 @@ def coverage(matches, field, game_of):
     return found
 
 
-def best_question(matches, game_of, entry_of):
-    """{docnum of an entry: the share of the question that the best matching question asked of it matches}."""
+def asked_of_entries(matches, game_of, entry_of):
+    """{docnum of an entry: the share of the question that the questions asked of it match}: a part
+    counts where any one of them matches it (its best), so one question can say "army" and another
+    "run away"."""
     found = {}
-    for question, value in coverage(matches, "asked", game_of).items():
-        entry = entry_of[question]
-        if value > found.get(entry, 0.0):
-            found[entry] = value
+    for match in matches:
+        best = {}
+        for question, value in credit(match.asked, game_of).items():
+            entry = entry_of[question]
+            if value > best.get(entry, 0.0):
+                best[entry] = value
+        for entry, value in best.items():
+            found[entry] = found.get(entry, 0.0) + match.share * value
     return found
 
 
@@ -147,7 +153,7 @@ class Ranker:
         fit = game_fit(matches, entries.game) if game is None else {}
         return {
             "rules": coverage(matches, "rules", entries.game),
-            "asked": best_question(matches, entries.game, entries.entry_of),
+            "asked": asked_of_entries(matches, entries.game, entries.entry_of),
             "score": total_score(matches),
             "every_part": every_part(matches),
             "title": self.title_said(reading, candidates),
