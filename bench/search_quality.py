@@ -31,8 +31,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 QUESTIONS = ROOT / "tests" / "player_questions"
-# batch -> (folder below QUESTIONS, every how many-th question of a file is held back)
-BATCHES = {1: (".", 3), 2: ("batch-2", 2), 3: ("batch-3", 2), 4: ("batch-4", 1), 5: ("batch-5", 1), 6: ("batch-6", 1)}
+# batch -> (folder below QUESTIONS, every how many-th question of a file is held back; None: none is)
+BATCHES = {1: (".", 3), 2: ("batch-2", 2), 3: ("batch-3", 2), 4: ("batch-4", 1), 5: ("batch-5", 1), 6: ("batch-6", 1),
+           7: ("batch-7", None)}
 VOICES = ("first-time", "numbers", "shorthand", "non-native", "edge", "chatty")
 DEPTH = 10  # results read for the MRR
 

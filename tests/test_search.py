@@ -557,3 +557,21 @@ def test_a_hyphenated_phrase_is_read_once(app, text, game):
         reading = get_search_index().read(text, game)
     assert len(reading.parts) <= len(text.split())
     top(app, text, game)  # answers, rather than reading the same word for ever
+
+
+@pytest.mark.parametrize("text, game", [
+    ("we hit on sixes like we did at the town, is that right", "wotr"),
+    ("the whole time my army waits inside the stronghold, can it be attacked", "wotr"),
+])
+def test_an_everyday_word_that_shares_a_stem_with_a_player_word_is_read_as_itself(app, text, game):
+    """"like" (filler) is not "likely" (the odds), nor "time" "timing" (initiative)."""
+    with app.app_context():
+        reading = get_search_index().read(text, game)
+    assert not reading.calculators
+    assert not any({"chance", "initiative"} & set(part.rules) for part in reading.parts)
+
+
+def test_likely_still_asks_for_the_odds(app):
+    with app.app_context():
+        reading = get_search_index().read("how likely is my army to win this battle", "wotr")
+    assert "wotr:calc/battle" in reading.calculators

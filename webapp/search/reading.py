@@ -172,9 +172,10 @@ class Reader:
         found = set()
         for i, first in enumerate(word_stems):
             if first and first[0] in self.calculator_starts:
-                start = 1 if words[i] not in self.words.filler else 2
-                for n in range(start, min(MAX_PHRASE_WORDS, len(word_stems) - i) + 1):
-                    found.update(self.words.calculator_words.get(self._key(word_stems, i, n), ()))
+                for n in range(1, min(MAX_PHRASE_WORDS, len(word_stems) - i) + 1):
+                    key = self._key(word_stems, i, n)
+                    if words[i] not in self.words.filler or " " in key:  # with the little words after it, still alone
+                        found.update(self.words.calculator_words.get(key, ()))
         return frozenset(found)
 
     def _parts(self, words, word_stems, game, alternatives, unfinished, reading):
@@ -251,13 +252,16 @@ class Reader:
         In each game a phrase means its glossary term if the game has one, else the rules' words
         the player vocabulary gives for it; the typed words themselves always count too. A word
         stemmed to two letters is an abbreviation only as typed: "DI", not "died"; a corrected
-        word is already the rules' word, so the vocabulary does not rewrite it again.
+        word is already the rules' word, so the vocabulary does not rewrite it again. A filler word
+        alone is no phrase ("like" is not "likely").
         """
         if not word_stems[i] or word_stems[i][0] not in self.phrase_starts:
             return None
         for n in range(min(MAX_PHRASE_WORDS, len(word_stems) - i), 0, -1):
             key = self._key(word_stems, i, n)
             if BREAK in typed[i:i + n] or not word_stems[i + n - 1] or len(key) < 2:
+                continue
+            if typed[i] in self.words.filler and " " not in key:  # a filler word alone is no phrase, whatever its stem
                 continue
             found = self._phrase_of(key, n == 1 and typed[i], game, bool(corrected.keys() & range(i, i + n)))
             if found:
