@@ -575,3 +575,9 @@ def test_likely_still_asks_for_the_odds(app):
     with app.app_context():
         reading = get_search_index().read("how likely is my army to win this battle", "wotr")
     assert "wotr:calc/battle" in reading.calculators
+
+
+def test_a_filler_word_the_vocabulary_lists_is_still_a_player_word(app):
+    with app.app_context():
+        reading = get_search_index().read("my guy got hurt in a fight", "meccg")
+    assert any("character" in part.rules for part in reading.parts)

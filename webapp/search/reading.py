@@ -253,7 +253,7 @@ class Reader:
         the player vocabulary gives for it; the typed words themselves always count too. A word
         stemmed to two letters is an abbreviation only as typed: "DI", not "died"; a corrected
         word is already the rules' word, so the vocabulary does not rewrite it again. A filler word
-        alone is no phrase ("like" is not "likely").
+        alone is no phrase ("like" is not "likely") unless the vocabulary lists it as it is ("guy").
         """
         if not word_stems[i] or word_stems[i][0] not in self.phrase_starts:
             return None
@@ -261,8 +261,8 @@ class Reader:
             key = self._key(word_stems, i, n)
             if BREAK in typed[i:i + n] or not word_stems[i + n - 1] or len(key) < 2:
                 continue
-            if typed[i] in self.words.filler and " " not in key:  # a filler word alone is no phrase, whatever its stem
-                continue
+            if " " not in key and typed[i] in self.words.filler and typed[i] not in self.words.player_words_as_written:
+                continue  # a filler word alone is no phrase, whatever its stem, unless the vocabulary lists it
             found = self._phrase_of(key, n == 1 and typed[i], game, bool(corrected.keys() & range(i, i + n)))
             if found:
                 return (n, *found)

@@ -28,6 +28,7 @@ class Words:
     game_names: dict = field(default_factory=dict)  # stemmed name of a game -> the game's id
     calculator_words: dict = field(default_factory=dict)  # stemmed phrase -> ids of the calculators it asks for
     player_words: frozenset = frozenset()  # words (and their stems) players use on their own
+    player_words_as_written: frozenset = frozenset()  # the same words, as the vocabulary lists them
     player_pairs: frozenset = frozenset()  # pairs of words players use together
 
 
@@ -59,7 +60,7 @@ def _glossary(words, library):
 
 def _rewrites(words, library, vocabulary):
     """Each game's player phrases, and the rules' words they stand for there."""
-    player_words, player_pairs = set(), set()
+    player_words, player_pairs, as_written = set(), set(), set()
     for game_id, game in library.games.items():
         # a player phrase that is, word endings aside, a name the game's rules give needs no rewrite there
         named = {key_of(name) for name in game_names(game) if len(name) > 2}
@@ -71,9 +72,10 @@ def _rewrites(words, library, vocabulary):
             player_pairs.update(zip(split, split[1:]))
             if len(split) == 1:
                 player_words.update((phrase, key))
+                as_written.add(fold(phrase))
     for names in vocabulary.games.values():
         player_words.update(word for name in names for word in name.split())
-    return player_words, player_pairs
+    return player_words, player_pairs, as_written
 
 
 def _calculator_words(library, calculators, vocabulary):
@@ -94,8 +96,9 @@ def read_words(library, calculators) -> Words:
     words.numbers = {word: str(n) for n, word in enumerate(vocabulary.numbers, 1)}
     words.number_words = {number: word for word, number in words.numbers.items()}
     _glossary(words, library)
-    player_words, player_pairs = _rewrites(words, library, vocabulary)
+    player_words, player_pairs, as_written = _rewrites(words, library, vocabulary)
     words.player_words = frozenset(player_words)
+    words.player_words_as_written = frozenset(as_written)
     words.player_pairs = frozenset(player_pairs)
     words.game_names = {key_of(name): game for game, names in vocabulary.games.items() for name in names}
     words.calculator_words = _calculator_words(library, calculators, vocabulary)
