@@ -63,30 +63,25 @@ def credit(scores, game_of):
     return {docnum: value / best[game_of[docnum]] for docnum, value in scores.items()}
 
 
-def coverage(matches, field, game_of):
-    """{docnum: the share of the question it matches in ``field``}, each part counted against
-    the best match of that part in the entry's game."""
+def coverage(matches, scores_of, game_of):
+    """{docnum: the share of the question it matches}, each part's scores (``scores_of(match)``)
+    counted against the best match of that part in the entry's game."""
     found = {}
     for match in matches:
-        for docnum, value in credit(getattr(match, field), game_of).items():
+        for docnum, value in credit(scores_of(match), game_of).items():
             found[docnum] = found.get(docnum, 0.0) + match.share * value
     return found
 
 
-def asked_of_entries(matches, game_of, entry_of):
-    """{docnum of an entry: the share of the question that the questions asked of it match}: a part
-    counts where any one of them matches it (its best), so one question can say "army" and another
-    "run away"."""
-    found = {}
-    for match in matches:
-        best = {}
-        for question, value in credit(match.asked, game_of).items():
-            entry = entry_of[question]
-            if value > best.get(entry, 0.0):
-                best[entry] = value
-        for entry, value in best.items():
-            found[entry] = found.get(entry, 0.0) + match.share * value
-    return found
+def by_entry(scores, entry_of):
+    """{docnum of an entry: the best score of the questions asked of it}: a part counts for an
+    entry where any one of its questions matches it, so one can say "army" and another "run away"."""
+    best = {}
+    for question, value in scores.items():
+        entry = entry_of[question]
+        if value > best.get(entry, 0.0):
+            best[entry] = value
+    return best
 
 
 def total_score(matches):
@@ -152,8 +147,8 @@ class Ranker:
         question = not reading.lone
         fit = game_fit(matches, entries.game) if game is None else {}
         return {
-            "rules": coverage(matches, "rules", entries.game),
-            "asked": asked_of_entries(matches, entries.game, entries.entry_of),
+            "rules": coverage(matches, lambda match: match.rules, entries.game),
+            "asked": coverage(matches, lambda match: by_entry(match.asked, entries.entry_of), entries.game),
             "score": total_score(matches),
             "every_part": every_part(matches),
             "title": self.title_said(reading, candidates),

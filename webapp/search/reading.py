@@ -174,7 +174,7 @@ class Reader:
             if first and first[0] in self.calculator_starts:
                 for n in range(1, min(MAX_PHRASE_WORDS, len(word_stems) - i) + 1):
                     key = self._key(word_stems, i, n)
-                    if words[i] not in self.words.filler or " " in key:  # with the little words after it, still alone
+                    if not self._filler_alone(words[i], key):
                         found.update(self.words.calculator_words.get(key, ()))
         return frozenset(found)
 
@@ -261,12 +261,18 @@ class Reader:
             key = self._key(word_stems, i, n)
             if BREAK in typed[i:i + n] or not word_stems[i + n - 1] or len(key) < 2:
                 continue
-            if " " not in key and typed[i] in self.words.filler and typed[i] not in self.words.player_words_as_written:
-                continue  # a filler word alone is no phrase, whatever its stem, unless the vocabulary lists it
+            if self._filler_alone(typed[i], key):
+                continue
             found = self._phrase_of(key, n == 1 and typed[i], game, bool(corrected.keys() & range(i, i + n)))
             if found:
                 return (n, *found)
         return None
+
+    def _filler_alone(self, word, key):
+        """Whether ``key`` is a filler word on its own (with only little words after it): it is no
+        phrase, whatever its stem ("like" is not "likely"), unless the vocabulary lists the word as
+        it is ("guy")."""
+        return " " not in key and word in self.words.filler and word not in self.words.player_words_as_written
 
     def _phrase_of(self, key, alone, game, corrected):
         """(part, rewrite) for a glossary or player phrase, or None if ``key`` is neither; ``alone``
