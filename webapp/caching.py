@@ -87,12 +87,13 @@ def compile_templates(app) -> dict:
 
 def build_fingerprint(library, static, templates):
     """A hash of everything a page or an API answer is made from, besides its own URL: the app's
-    version, its code, the templates as compiled, the content and the static files' fingerprints."""
+    version, its code and data (the word vectors), the templates as compiled, the content and the
+    static files' fingerprints."""
     digest = hashlib.sha256(app_version().encode())
     digest.update(library.fingerprint.encode())
     digest.update(json.dumps(static, sort_keys=True).encode())
     digest.update(json.dumps(templates, sort_keys=True).encode())
-    for path in sorted((PROJECT_ROOT / "webapp").rglob("*.py")):
+    for path in sorted(p for p in (PROJECT_ROOT / "webapp").rglob("*") if p.suffix in (".py", ".bin")):
         digest.update(str(path.relative_to(PROJECT_ROOT)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()

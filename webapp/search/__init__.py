@@ -7,7 +7,9 @@ The package, in the order a question passes through it:
   glossary synonyms and the player vocabulary; ``spelling``: typos; ``analysis``: stems);
 - ``index``: the in-memory Whoosh index of the content (``documents``), each entry's own words
   and the questions players ask of it (``asked``) scored apart; ``held_scores``, its fast path;
-- ``ranking``: the named features, their one table of weights and the one sort key;
+- ``ranking``: the named features, their one table of weights and the one sort key; ``meaning``,
+  the feature that relates everyday words to the rules' by their word vectors
+  (``make_word_vectors`` makes the vectors' file);
 - ``snippets`` and ``results``: what a player sees of each entry found.
 """
 from ..state import get_search_index

@@ -5,7 +5,7 @@ every worker answers from its own copy (gunicorn --preload builds it once, befor
 Each entry is one document: its own words (title, aliases, body, the titles it sits in, the
 glossary groups it names) and, in a field of their own, the questions players ask that it
 answers. A question is read (reading.py), each part scored by Whoosh in both, and the entries
-ranked by their features (ranking.py).
+ranked by their features (ranking.py); what each entry means (meaning.py) is worked out here too.
 
 What building makes is data (``IndexTables``): ``saved`` writes it, keyed on the app's build, and
 ``load`` reads it back instead of building (the offline bundle's worker would take seconds to build
@@ -30,6 +30,7 @@ from ..content.vocabulary import MAX_PHRASE_WORDS, WORD, fold, words_of
 from .analysis import ANALYZER, key_of, normalised, signs_spelled, stems, word_stems
 from .documents import documents
 from .held_scores import HeldScores
+from .meaning import WordVectors, packed, words_of as meaning_words
 from .queries import ASKED_FIELD, CONCEPTS_FIELD, RULES_FIELDS, TEXT_FIELDS, QueryMaker, game_terms, only
 from .ranking import Match, Ranker
 from .reading import MAX_QUERY_CHARS, Reader
@@ -42,7 +43,7 @@ CACHE_SIZE = 512  # recent answers kept, by question, game, limit and correction
 CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much of its own words
 COMPLETIONS = 6  # words the last, unfinished word may become, the commonest in the rules
 COMPLETION_SCAN = 200  # words of the rules looked at for them, at most
-SAVED_FORMAT = 1  # of what ``SearchIndex.saved`` writes: raised when its layout changes
+SAVED_FORMAT = 2  # of what ``SearchIndex.saved`` writes: raised when its layout changes
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -179,6 +180,7 @@ class IndexTables:
     frequency: dict  # stem -> how many entries hold it in their own words
     speller: Speller
     held: HeldScores | None  # None: every query scored by Whoosh itself
+    meanings: dict = field(default_factory=dict)  # docnum of an entry -> its meanings, packed (meaning.py)
 
 
 def build_tables(library, calculators, held_scores=True) -> IndexTables:
@@ -197,7 +199,25 @@ def build_tables(library, calculators, held_scores=True) -> IndexTables:
             frequency[term] = max(frequency.get(term, 0), reader.doc_frequency(name, term))
     held = HeldScores(searcher, terms, entries.game) if held_scores else None
     return IndexTables(files=dict(storage.files), words=words, entries=entries, terms=terms, frequency=frequency,
-                       speller=speller, held=held)
+                       speller=speller, held=held,
+                       meanings=entry_meanings(documents(library, calculators), entries, word_vectors(words.filler)))
+
+
+def word_vectors(filler):
+    """The word vectors (meaning.py), filler words left out of every meaning."""
+    return WordVectors.load(skip=frozenset(filler))
+
+
+def entry_meanings(docs, entries, vectors):
+    """{docnum of an entry: its meanings packed one after another}: its own words' (title, aliases,
+    body), then each question asked of it."""
+    meanings = {}
+    for doc in docs:
+        asked = doc["kind"] == "asked"
+        text = doc["asked"] if asked else " ".join((doc["title"], doc["aliases"], doc["body"]))
+        docnum = entries.docnum[doc["entry"] if asked else doc["id"]]
+        meanings[docnum] = meanings.get(docnum, b"") + packed(vectors.meaning(meaning_words(text)))
+    return meanings
 
 
 class SearchIndex:
@@ -218,7 +238,8 @@ class SearchIndex:
                              self._completions)
         docnum = self.entries.docnum
         self.ranker = Ranker(self.entries, {key: frozenset(docnum[i] for i in ids)
-                                            for key, ids in words.named_terms.items()})
+                                            for key, ids in words.named_terms.items()},
+                             word_vectors(words.filler), self.tables.meanings)
         self._answers = lru_cache(maxsize=CACHE_SIZE)(self._search)
 
     def saved(self, key) -> bytes:

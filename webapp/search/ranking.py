@@ -2,7 +2,8 @@
 
 Every entry that matches a part of the question (reading.py) gets each feature's value, a
 number from 0 to 1; its rank is the weighted sum, best first (ties: the entry the content gives
-first). The weights are below, in one table; ``python bench/search_quality.py --ablate`` turns
+first). One feature, meaning (meaning.py), is worked out only for the MEANING_POOL entries the
+others rank first, which are then ranked again with it. The weights are below, in one table; ``python bench/search_quality.py --ablate`` turns
 each feature off in turn and prints what the held-back questions score without it.
 
 A part's share of the question is its rarity (a word few entries hold says more), and an
@@ -16,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from .analysis import key_of, stems
+from .meaning import nearness, unpacked
 
 WEIGHTS = {
     "rules": 1.5,  # the share of the question the entry's own words match: title, aliases, body, the titles it sits in
@@ -28,7 +30,9 @@ WEIGHTS = {
     "section_for_question": -0.3,  # a whole section, for a question
     "calculator_asked": 0.5,  # a calculator the question asks for (odds, score)
     "game_fit": 0.25,  # without a game filter: how well the entry's game answers the question
+    "meaning": 1.0,  # of the MEANING_POOL best by the rest: how near the question comes to it in meaning
 }
+MEANING_POOL = 30  # entries ranked again with their meaning (meaning.py): those best by the other features
 RARITY = 0.5  # 0 would weigh all words alike, 1 by their full inverse document frequency
 CORRECTED = 0.5  # a corrected word is a guess: its share of the question counts this much
 
@@ -117,9 +121,11 @@ def game_fit(matches, game_of):
 
 
 def rank(features, weights, candidates):
-    """``candidates`` best first: the weighted sum of their features, ties in content order."""
+    """``candidates`` best first: the weighted sum of their features (a feature not yet worked out
+    counts 0), ties in content order."""
     def key(docnum):
-        total = sum(weight * features[name].get(docnum, 0.0) for name, weight in weights.items() if weight)
+        total = sum(weight * features[name].get(docnum, 0.0) for name, weight in weights.items()
+                    if weight and name in features)
         return (-round(total, 9), docnum)
 
     return sorted(candidates, key=key)
@@ -128,17 +134,41 @@ def rank(features, weights, candidates):
 class Ranker:
     """The features of the entries a question finds, and their order."""
 
-    def __init__(self, entries, named_terms, weights=None):
+    def __init__(self, entries, named_terms, vectors=None, meanings=None, weights=None):
         self.entries = entries  # index.Entries
         self.named_terms = named_terms  # stemmed term or alias -> docnums of the glossary entries it names
+        self.vectors = vectors  # meaning.WordVectors
+        dimensions = vectors.dimensions if vectors else 0
+        self.meanings = {docnum: unpacked(packed, dimensions) for docnum, packed in (meanings or {}).items()}
         self.weights = dict(WEIGHTS if weights is None else weights)
 
     def rank(self, reading, matches, game):
-        """The docnums ``matches`` found, best first."""
+        """The docnums ``matches`` found, best first: by every feature but meaning, then the first
+        MEANING_POOL again with it too."""
         shares(matches, self.entries.count.get(game, 0))
         candidates = frozenset().union(*(m.found for m in matches))
         features = self.features(reading, matches, game, candidates)
-        return rank(features, self.weights, candidates)
+        ranked = rank(features, self.weights, candidates)
+        if not self.weights.get("meaning") or self.vectors is None:
+            return ranked
+        pool = ranked[:MEANING_POOL]
+        features["meaning"] = self.meaning(reading, pool)
+        return rank(features, self.weights, pool) + ranked[MEANING_POOL:]
+
+    def meaning(self, reading, pool):
+        """{docnum: how near the question comes to it in meaning, from 0 (the farthest of the pool) to
+        1 (the nearest)}. The question is the words as the player typed them, not as the speller
+        corrected them: the vectors know many words the rules never use. For a question, a glossary
+        entry is left out, as the rule answers it (its few words, all about the term, come near any
+        question that names it)."""
+        question = self.vectors.meaning(reading.said)
+        if question is None:
+            return {}
+        kind = self.entries.kind
+        near = {docnum: nearness(question, self.meanings.get(docnum, ())) for docnum in pool
+                if reading.lone or kind[docnum] != "term"}
+        low, high = min(near.values(), default=0.0), max(near.values(), default=0.0)
+        return {docnum: (value - low) / (high - low) for docnum, value in near.items()} if high > low else {}
 
     def features(self, reading, matches, game, candidates):
         """{feature name: {docnum: value}} (a docnum left out has 0)."""

@@ -66,6 +66,7 @@ class Reading:
     calculators: frozenset = frozenset()  # ids of the calculators its words ask for (odds, score)
     game: str | None = None  # the game the question names ("meq setup"), if it names one
     words: frozenset = frozenset()  # the words typed (corrected), folded
+    said: tuple = ()  # the words typed as they are (no correction, no game's name), folded
 
     @property
     def lone(self):
@@ -99,6 +100,7 @@ class Reader:
         self._quoted(text, reading)
         typed, unfinished = self._typed_words(text)
         words, reading.game = self._named_game(typed)
+        reading.said = (*(w for part in reading.parts for w in part.typed.split()), *words)  # quoted, then the rest
         unfinished = unfinished and len(words) == len(typed)
         words = [self.speller.singular(word) or word for word in words]
         alternatives = {}
@@ -191,6 +193,7 @@ class Reader:
             found = self._phrase_at(word_stems, i, game, words, alternatives)
             if found:
                 n, part, rewrite = found
+                part.typed = " ".join(words[i:i + n])
                 i += n
             else:
                 word, i = words[i], i + 1
