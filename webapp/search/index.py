@@ -5,7 +5,7 @@ every worker answers from its own copy (gunicorn --preload builds it once, befor
 Each entry is one document: its own words (title, aliases, body, the titles it sits in, the
 glossary groups it names) and, in a field of their own, the questions players ask that it
 answers. A question is read (reading.py), each part scored by Whoosh in both, and the entries
-ranked by their features (ranking.py); what each entry means (meaning.py) is worked out here too.
+ranked by their features (ranking.py); each entry's word vectors (meaning.py) are worked out here too.
 
 What building makes is data (``IndexTables``): ``saved`` writes it, keyed on the app's build, and
 ``load`` reads it back instead of building (the offline bundle's worker would take seconds to build
@@ -30,7 +30,7 @@ from ..content.vocabulary import MAX_PHRASE_WORDS, WORD, fold, words_of
 from .analysis import ANALYZER, key_of, normalised, signs_spelled, stems, word_stems
 from .documents import documents
 from .held_scores import HeldScores
-from .meaning import WordVectors, packed, words_of as meaning_words
+from .meaning import WordVectors, packed, vector_words
 from .queries import ASKED_FIELD, CONCEPTS_FIELD, RULES_FIELDS, TEXT_FIELDS, QueryMaker, game_terms, only
 from .ranking import Match, Ranker
 from .reading import MAX_QUERY_CHARS, Reader
@@ -180,7 +180,7 @@ class IndexTables:
     frequency: dict  # stem -> how many entries hold it in their own words
     speller: Speller
     held: HeldScores | None  # None: every query scored by Whoosh itself
-    meanings: dict = field(default_factory=dict)  # docnum of an entry -> its meanings, packed (meaning.py)
+    entry_vectors: dict  # docnum of an entry -> its word vectors, packed (meaning.py)
 
 
 def build_tables(library, calculators, held_scores=True) -> IndexTables:
@@ -200,24 +200,25 @@ def build_tables(library, calculators, held_scores=True) -> IndexTables:
     held = HeldScores(searcher, terms, entries.game) if held_scores else None
     return IndexTables(files=dict(storage.files), words=words, entries=entries, terms=terms, frequency=frequency,
                        speller=speller, held=held,
-                       meanings=entry_meanings(documents(library, calculators), entries, word_vectors(words.filler)))
+                       entry_vectors=entry_vectors(documents(library, calculators), entries, word_vectors(words.filler)))
 
 
+@lru_cache(maxsize=2)
 def word_vectors(filler):
-    """The word vectors (meaning.py), filler words left out of every meaning."""
+    """The word vectors (meaning.py), filler words counting for nothing; read once."""
     return WordVectors.load(skip=frozenset(filler))
 
 
-def entry_meanings(docs, entries, vectors):
-    """{docnum of an entry: its meanings packed one after another}: its own words' (title, aliases,
-    body), then each question asked of it."""
-    meanings = {}
+def entry_vectors(docs, entries, vectors):
+    """{docnum of an entry: its vectors packed one after another}: its own words' (title, aliases,
+    body), then one for each question asked of it (a question of no word the vectors know, none)."""
+    found = {}
     for doc in docs:
         asked = doc["kind"] == "asked"
         text = doc["asked"] if asked else " ".join((doc["title"], doc["aliases"], doc["body"]))
         docnum = entries.docnum[doc["entry"] if asked else doc["id"]]
-        meanings[docnum] = meanings.get(docnum, b"") + packed(vectors.meaning(meaning_words(text)))
-    return meanings
+        found[docnum] = found.get(docnum, b"") + packed(vectors.vector(vector_words(text)))
+    return found
 
 
 class SearchIndex:
@@ -239,7 +240,7 @@ class SearchIndex:
         docnum = self.entries.docnum
         self.ranker = Ranker(self.entries, {key: frozenset(docnum[i] for i in ids)
                                             for key, ids in words.named_terms.items()},
-                             word_vectors(words.filler), self.tables.meanings)
+                             word_vectors(words.filler), self.tables.entry_vectors)
         self._answers = lru_cache(maxsize=CACHE_SIZE)(self._search)
 
     def saved(self, key) -> bytes:

