@@ -6,7 +6,8 @@ from operator import mul
 import pytest
 
 from bench.search_quality import load_questions, measure
-from webapp.search.meaning import VECTORS_FILE, WordVectors, nearness, packed, unpacked, vector_words
+from webapp.search.analysis import folded_words
+from webapp.search.meaning import VECTORS_FILE, WordVectors, nearness, packed, unpacked
 from webapp.search.ranking import MEANING_POOL
 from webapp.state import state_of
 
@@ -21,11 +22,11 @@ def cosine(one, other):
 
 
 def meaning(vectors, text):
-    return vectors.vector(vector_words(text))
+    return vectors.vector(folded_words(text))
 
 
 def test_the_vectors_know_the_contents_words(content_dir, vectors):
-    words = {w for path in content_dir.rglob("*.yaml") for w in vector_words(path.read_text(encoding="utf-8"))
+    words = {w for path in content_dir.rglob("*.yaml") for w in folded_words(path.read_text(encoding="utf-8"))
              if len(w) > 2 and not re.search(r"\d", w)}
     unknown = sorted(w for w in words if not vectors.rows_of_word(w) and w not in vectors.skip)
     # names the vectors never saw (Edoras, Imladris) are all that should be missing

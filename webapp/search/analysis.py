@@ -89,6 +89,12 @@ def signs_spelled(text):
     return re.sub(r"(?<!\w)[-−](?=\d)", " minus ", re.sub(r"(?<!\w)\+(?=\d)", " plus ", text))
 
 
+def folded_words(text):
+    """The words of a text as typed or printed ("re-roll"), signs spelled, folded, apostrophes
+    dropped: "doesn't" is doesnt, "player's" players."""
+    return [fold(word).replace("'", "").replace("’", "") for word in WORD.findall(signs_spelled(text))]
+
+
 def opening_pattern(phrases):
     """A pattern for a text that begins with one of ``phrases``, its words run together or apart
     by spaces or an apostrophe ("what s": what's, whats, what s); none, a pattern that never matches."""

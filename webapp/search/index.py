@@ -27,10 +27,10 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from ..content.vocabulary import MAX_PHRASE_WORDS, WORD, fold, words_of
-from .analysis import ANALYZER, key_of, normalised, signs_spelled, stems, word_stems
+from .analysis import ANALYZER, folded_words, key_of, normalised, signs_spelled, stems, word_stems
 from .documents import documents
 from .held_scores import HeldScores
-from .meaning import WordVectors, packed, vector_words
+from .meaning import WordVectors, packed
 from .queries import ASKED_FIELD, CONCEPTS_FIELD, RULES_FIELDS, TEXT_FIELDS, QueryMaker, game_terms, only
 from .ranking import Match, Ranker
 from .reading import MAX_QUERY_CHARS, Reader
@@ -217,7 +217,7 @@ def entry_vectors(docs, entries, vectors):
         asked = doc["kind"] == "asked"
         text = doc["asked"] if asked else " ".join((doc["title"], doc["aliases"], doc["body"]))
         docnum = entries.docnum[doc["entry"] if asked else doc["id"]]
-        found[docnum] = found.get(docnum, b"") + packed(vectors.vector(vector_words(text)))
+        found[docnum] = found.get(docnum, b"") + packed(vectors.vector(folded_words(text)))
     return found
 
 

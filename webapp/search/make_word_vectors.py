@@ -19,20 +19,22 @@ from array import array
 from pathlib import Path
 
 from ..settings import default_config
-from .meaning import COMMONEST, LETTERS, MAGIC, VECTORS_FILE, readings, vector_words
+from .analysis import folded_words
+from .meaning import COMMONEST, LETTERS, MAGIC, VECTORS_FILE, readings
 
 
 def content_words(folder):
     """Every word of the content's YAML, as meaning may read it: joined and in its parts."""
     found = set()
     for path in Path(folder).rglob("*.yaml"):
-        for word in set(vector_words(path.read_text(encoding="utf-8"))):
+        for word in set(folded_words(path.read_text(encoding="utf-8"))):
             joined, parts = readings(word)
             found.update([joined, *parts])
     return found
 
 
-def normalised(vector):
+def unit(vector):
+    """The vector divided by its length."""
     norm = math.sqrt(sum(x * x for x in vector)) or 1.0
     return [x / norm for x in vector]
 
@@ -43,9 +45,9 @@ def write_vectors(source, content, out=VECTORS_FILE, commonest=COMMONEST):
     dimensions, vectors = data["dimensions"], data["vectors"]
     ranked = [w for w in data["words"] if LETTERS.fullmatch(w) and w in vectors]  # commonest first
     kept = ranked[:commonest] + [w for w in ranked[commonest:] if w in content]
-    unit = [normalised(vectors[word][:dimensions]) for word in kept]  # the source adds two numbers of its own
-    scale = 127 / max(abs(x) for vector in unit for x in vector)
-    numbers = array("b", [round(x * scale) for vector in unit for x in vector])
+    unit_vectors = [unit(vectors[word][:dimensions]) for word in kept]  # the source adds two numbers of its own
+    scale = 127 / max(abs(x) for vector in unit_vectors for x in vector)
+    numbers = array("b", [round(x * scale) for vector in unit_vectors for x in vector])
     header = b" ".join([MAGIC, str(dimensions).encode(), str(len(kept)).encode(), repr(scale).encode()])
     Path(out).write_bytes(header + b"\n" + "\n".join(kept).encode() + b"\n\n" + numbers.tobytes())
     return len(kept)

@@ -26,8 +26,6 @@ from functools import lru_cache
 from operator import mul
 from pathlib import Path
 
-from ..content.vocabulary import WORD, fold
-from .analysis import signs_spelled
 
 VECTORS_FILE = Path(__file__).with_name("word_vectors.bin")
 MAGIC = b"redbook word vectors 1"
@@ -37,15 +35,10 @@ LETTERS = re.compile(r"[a-z]+")
 JOINERS = re.compile(r"[-'’]")
 
 
-def vector_words(text):
-    """The words of a text as the vectors read it, folded, signs spelled ("+1": plus 1), as typed
-    or printed ("re-roll"; see ``readings``). Questions (reading.py) and entries alike."""
-    return [word.replace("'", "").replace("’", "") for word in WORD.findall(fold(signs_spelled(text)))]
-
-
 def readings(word):
-    """(the word joined, its parts): "re-roll" is reroll, else re and roll. A part of one or two
-    letters, or of a word with a digit in it ("2nd"), is no word of its own."""
+    """(its joined form, its parts) of a word as typed (analysis.folded_words): "re-roll" is reroll,
+    else re and roll. A part of one or two letters, or of a word with a digit in it ("2nd"), is no
+    word of its own."""
     parts = [] if any(c.isdigit() for c in word) else [p for p in LETTERS.findall(word) if len(p) > 2]
     return JOINERS.sub("", word), parts
 

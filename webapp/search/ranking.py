@@ -3,8 +3,9 @@
 Every entry that matches a part of the question (reading.py) gets each feature's value, a
 number from 0 to 1; its rank is the weighted sum, best first (ties: the entry the content gives
 first). One feature, meaning (meaning.py), is worked out only for the MEANING_POOL entries the
-others rank first, which are then ranked again with it. The weights are below, in one table; ``python bench/search_quality.py --ablate`` turns
-each feature off in turn and prints what the held-back questions score without it.
+others rank first, which are then ranked again with it. The weights are below, in one table;
+``python bench/search_quality.py --ablate`` turns each feature off in turn and prints what the
+held-back questions score without it.
 
 A part's share of the question is its rarity (a word few entries hold says more), and an
 entry's match of a part is counted against the best match of that part in the entry's game.
@@ -121,11 +122,9 @@ def game_fit(matches, game_of):
 
 
 def rank(features, weights, candidates):
-    """``candidates`` best first: the weighted sum of their features (a feature not yet worked out
-    counts 0), ties in content order."""
+    """``candidates`` best first: the weighted sum of their features, ties in content order."""
     def key(docnum):
-        total = sum(weight * features[name].get(docnum, 0.0) for name, weight in weights.items()
-                    if weight and name in features)
+        total = sum(weight * features[name].get(docnum, 0.0) for name, weight in weights.items() if weight)
         return (-round(total, 9), docnum)
 
     return sorted(candidates, key=key)
@@ -187,6 +186,7 @@ class Ranker:
             "section_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "section"},
             "calculator_asked": dict.fromkeys(reading_calculators(reading, entries) & candidates, 1.0),
             "game_fit": {d: fit.get(entries.game[d], 0.0) for d in candidates} if fit else {},
+            "meaning": {},  # worked out for the pool only (see rank)
         }
 
     def title_said(self, reading, candidates):

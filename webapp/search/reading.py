@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 
 from whoosh import query as wq
 
-from ..content.vocabulary import MAX_NAME_WORDS, MAX_PHRASE_WORDS, WORD, fold
-from .analysis import index_terms, key_of, signs_spelled, stems
-from .meaning import vector_words
+from ..content.vocabulary import MAX_NAME_WORDS, MAX_PHRASE_WORDS, fold
+from .analysis import folded_words, index_terms, key_of, stems
 from .queries import CONCEPTS_FIELD, any_of, boosted
 
 MAX_QUERY_CHARS = 1000  # a question up to this long is read in full; a longer one, up to here
@@ -101,7 +100,7 @@ class Reader:
         self._quoted(text, reading)
         typed, unfinished = self._typed_words(text)
         words, reading.game = self._named_game(typed)
-        reading.said = (*(w for part in reading.parts for w in vector_words(part.typed)), *words)  # quoted, then the rest
+        reading.said = (*(w for part in reading.parts for w in folded_words(part.typed)), *words)  # quoted, then the rest
         unfinished = unfinished and len(words) == len(typed)
         words = [self.speller.singular(word) or word for word in words]
         alternatives = {}
@@ -131,10 +130,10 @@ class Reader:
     def _typed_words(text):
         """(the words outside quotes, folded, apostrophes dropped: "doesn't" is the filler word doesnt,
         "player's" the word players; BREAK between sentences; whether the last is still being typed)."""
-        rest = signs_spelled(re.sub(r'"[^"]*"', " ", text).replace('"', " "))
+        rest = re.sub(r'"[^"]*"', " ", text).replace('"', " ")
         words = []
         for sentence in SENTENCE_END.split(rest):
-            found = [fold(w).replace("'", "").replace("’", "") for w in WORD.findall(sentence)]
+            found = folded_words(sentence)
             words += [BREAK, *found] if words and found else found
         words = words[:MAX_READ_WORDS]
         return words, bool(words) and not text.endswith((" ", '"'))
