@@ -27,8 +27,9 @@
   }
 
   // --- steppers: the buttons and the arrow keys move the number within its bounds. An empty box steps
-  // from the example it shows; a box that may be left blank (data-blank: blank has its own meaning)
-  // empties below its minimum, and without an example starts there.
+  // from the number a blank stands for (data-empty: "Blank: 0"), else from the example it shows; a box
+  // that may be left blank (data-blank: blank has its own meaning) empties below its minimum, and
+  // without an example starts there.
   function number(text) {
     text = (text || "").trim();
     return /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : NaN;
@@ -38,7 +39,9 @@
     var low = parseInt(input.dataset.min, 10), high = parseInt(input.dataset.max, 10);
     var value = number(input.value);
     var mayBeBlank = input.hasAttribute("data-blank");
-    if (isNaN(value) && !isNaN(number(input.placeholder))) {
+    if (isNaN(value) && !isNaN(number(input.dataset.empty))) {
+      input.value = String(Math.min(high, Math.max(low, number(input.dataset.empty) + by)));
+    } else if (isNaN(value) && !isNaN(number(input.placeholder))) {
       input.value = String(Math.min(high, Math.max(low, number(input.placeholder) + by)));
     } else if (mayBeBlank && (isNaN(value) ? by < 0 : value + by < low)) {
       input.value = "";

@@ -106,19 +106,39 @@ def test_a_fresh_form_has_each_sides_core_inputs_and_calculate_in_the_first_scre
 
 
 @pytest.mark.parametrize("calc_id", ["wotr-battle", "wotr-roll", "meccg-strike"])
-def test_a_box_shows_its_digits_left_of_its_steppers_and_steps_from_its_example(phone, live_server, calc_id):
+def test_a_box_shows_its_digits_left_of_its_steppers_and_steps_from_what_blank_means(phone, live_server, calc_id):
+    """An empty box steps from the number a blank stands for where it stands for one ("Blank: 0"),
+    never from the greyed example; a box that must be filled in steps from its example."""
     calc = CALCULATORS[calc_id]
     phone.goto(url(live_server, calc))
     stepper = phone.locator("#calc-form [data-stepper]").first
     box, less, more = stepper.locator("input"), stepper.locator("[data-step='-1']"), stepper.locator("[data-step='1']")
     assert box.bounding_box()["x"] < less.bounding_box()["x"] < more.bounding_box()["x"]
     assert float(box.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px")) >= 18
-    example = int(box.get_attribute("placeholder"))
+    field = calc.field(box.get_attribute("name"))
+    start = field.default if field.zero_when_blank else int(box.get_attribute("placeholder"))
+    low = field.minimum
     more.tap()
-    expect(box).to_have_value(str(example + 1))
+    expect(box).to_have_value(str(start + 1))
     box.fill("")
     less.tap()
-    expect(box).to_have_value(str(example - 1))
+    expect(box).to_have_value(str(max(low, start - 1)))
+
+
+@pytest.mark.parametrize("calc_id", [calc_id for calc_id, calc in CALCULATORS.items()
+                                     if any(f.zero_when_blank and f.widget_hint() == "stepper" and not calc.conditions(f)
+                                            for f in calc.fields)])
+def test_one_more_on_an_empty_box_that_counts_as_0_gives_1_not_the_example_plus_1(phone, live_server, calc_id):
+    calc = CALCULATORS[calc_id]
+    phone.goto(url(live_server, calc))
+    phone.evaluate("document.querySelectorAll('#calc-form details').forEach(d => { d.open = true; })")
+    boxes = phone.locator("#calc-form [data-stepper] input[data-empty]:visible")
+    assert boxes.count() >= 1
+    box = boxes.first
+    field = calc.field(box.get_attribute("name"))
+    assert field.zero_when_blank and box.input_value() == ""
+    box.locator("xpath=..").locator("[data-step='1']").tap()
+    expect(box).to_have_value(str(min(field.maximum, max(field.minimum, field.default + 1))))
 
 
 # --------------------------------------------------------------------------- taps and keystrokes
@@ -168,12 +188,13 @@ def test_a_city_battle_takes_at_most_12_taps_and_keystrokes(phone, live_server):
     calc = CALCULATORS["wotr-battle"]
     phone.goto(url(live_server, calc))
     player = Counted(phone)
-    player.tap("[aria-label='One less: Attacker Regulars']")  # from the example 5
-    player.tap("[aria-label='One more: Attacker Elites']")  # from 1
-    player.tap("[aria-label='One more: Attacker Leadership']")  # from 1
-    for name, digits in (("defender_regulars", "3"), ("defender_elites", "1"), ("defender_leadership", "1")):
+    for name, digits in (("attacker_regulars", "4"), ("defender_regulars", "3")):
         player.tap(f"#f-{name}")
         player.type(digits)
+    for label, taps in (("Attacker Elites", 2), ("Attacker Leadership", 2), ("Defender Elites", 1),
+                        ("Defender Leadership", 1)):
+        for _ in range(taps):  # an empty box counts as 0, and steps from 0
+            player.tap(f"[aria-label='One more: {label}']")
     player.tap("label[for='f-terrain-city']")
     player.calculate()
     assert player.count <= 12, player.count

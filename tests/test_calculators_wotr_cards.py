@@ -60,13 +60,14 @@ def test_combat_page_lists_both_endpoints_and_openapi_describes_them(client):
     assert path_op["operationId"] != battleground_op["operationId"]
     path_schema = path_op["requestBody"]["content"]["application/json"]["schema"]
     assert path_schema["additionalProperties"] is False
-    assert path_schema["required"] == ["shadow_attack_icons", "order"]  # a blank on the page is 0 or no cards too
+    # a blank on the page is 0 or no cards too; the order is needed only with defending cards
+    assert path_schema["required"] == ["shadow_attack_icons"]
     assert set(path_schema["properties"]) == {"shadow_attack_icons", "path_defence", "defenders", "path_points", "order"}
     # a defending card is its defence icons, or a record with the icons of the items it carries
     card = path_schema["properties"]["defenders"]["items"]["oneOf"]
     assert card[0]["type"] == "integer" and set(card[1]["properties"]) == {"defence", "items"}
     schema = battleground_op["requestBody"]["content"]["application/json"]["schema"]
-    assert schema["additionalProperties"] is False and schema["required"] == ["owner", "order"]
+    assert schema["additionalProperties"] is False and schema["required"] == ["owner"]
 
 
 # --------------------------------------------------------------------------- path combat
@@ -91,6 +92,36 @@ def test_path_combat_api_fewest_losses_and_a_shadow_win(client):
                                          "order": "given"}).get_json()
     # 6 - 1 - 1 = 4 attacks left: 4 corruption, no points for the Free Peoples
     assert (shadow["winner"], shadow["uncancelled"], shadow["shadow_corruption"]) == ("shadow", 4, 4)
+
+
+def test_the_order_defenders_are_given_up_in_is_needed_only_when_there_are_defenders(client):
+    """With no defending card the order changes nothing, so it may be left out; with one it may not."""
+    alone = {"shadow_attack_icons": 3, "path_defence": 1}
+    body = client.post(PATH_URL, json=alone).get_json()
+    assert (body["winner"], body["uncancelled"], body["eliminated"]) == ("shadow", 2, [])
+    refused = client.post(PATH_URL, json={**alone, "defenders": [2]})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"].startswith("order: required when there are defending cards")
+    page = client.get("/wotr-cards/calc/combat", query_string={"combat": "path", **alone})
+    assert page.status_code == 200 and "The Shadow wins the path" in page.get_data(as_text=True)
+    page = client.get("/wotr-cards/calc/combat", query_string=[("combat", "path"), *alone.items(),
+                                                                *cards("defenders", [2])])
+    assert page.status_code == 400
+    assert 'id="e-order"' in page.get_data(as_text=True)
+
+
+def test_a_card_box_the_form_never_draws_is_refused_not_dropped(client):
+    """A box numbered outside 1-999, or not plainly (01, +1), is named in the message beside the cards,
+    rather than read as no card, which would change the answer."""
+    base = [("combat", "battleground"), ("owner", "free-peoples"), ("order", "given")]
+    counted = client.get("/wotr-cards/calc/combat", query_string=base + [("attackers-999-attack", "2")])
+    assert counted.status_code == 200 and "The Shadow wins" in counted.get_data(as_text=True)
+    for key in ("attackers-1000-attack", "attackers-01-attack", "attackers-+1-attack", "attackers-x-attack",
+                "attackers-1-power"):
+        page = client.get("/wotr-cards/calc/combat", query_string=base + [(key, "2")])
+        assert page.status_code == 400, key
+        assert html.escape(key) in page.get_data(as_text=True) and "is not a box of this form" in \
+            page.get_data(as_text=True), key
 
 
 # --------------------------------------------------------------------------- battleground combat

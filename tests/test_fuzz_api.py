@@ -109,7 +109,7 @@ def queries(draw, path, schemas):
             pairs.append((name, draw(HOSTILE_TEXT)))
         elif how == "repeat":
             pairs += [(name, draw(valid_value(schema, cap_for(path, name)))), (name, draw(HOSTILE_TEXT))]
-    for _ in range(draw(st.integers(0, 2))):  # parameters the endpoint does not have (ignored)
+    for _ in range(draw(st.integers(0, 2))):  # parameters the endpoint does not have (refused by name)
         pairs.append((draw(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=10)),
                       draw(HOSTILE_TEXT)))
     return draw(st.permutations(pairs))
@@ -169,7 +169,10 @@ def test_get_endpoints_answer_any_query_with_json(app, document, path):
     @given(pairs=queries(path, schemas))
     def check(pairs):
         response = client.get(path, query_string=pairs)
-        check_json_response(response, prefixes(schemas))
+        strays = [name[:50] for name, _ in pairs if name not in schemas]
+        check_json_response(response, prefixes(schemas) + [f"{name}: not a parameter" for name in strays])
+        if strays:
+            assert response.status_code == 400
 
     check()
 
@@ -193,11 +196,30 @@ def test_a_bad_value_is_refused_by_its_parameters_name(app, document, path):
     check()
 
 
+@pytest.mark.parametrize("path", GET_PATHS)
+def test_a_misspelt_parameter_is_refused_not_answered_with_a_default(app, document, path):
+    """A query with every parameter good and one the endpoint does not have ("leadershp") is refused
+    by that name, with the endpoint's own parameters listed, rather than answered without it."""
+    names = list(parameters(document, path))
+    misspelt = names[-1][:-2] + names[-1][-1]
+    query = {**example_query(document, path), misspelt: "2"}
+    response = app.test_client().get(path, query_string=query)
+    assert response.status_code == 400
+    message = response.get_json()["error"]
+    assert message.startswith(f"{misspelt}: not a parameter of this endpoint")
+    assert all(name in message for name in names)
+    assert app.test_client().get(path, query_string=example_query(document, path)).status_code == 200
+
+
 # the parameters a form sends as two values, one per box (the first round and how many rounds)
 TWO_BOXES = {member.name for calc in CALCULATORS.values() for member in calc.fields if member.widget_hint() == "window"}
 
 
-@pytest.mark.parametrize("path", [p for p in GET_PATHS if p != "/api/search"])
+# the parameters a form sends as one value per box, a fixed count of them (Sauron's three markers)
+BOXES = {member.name for calc in CALCULATORS.values() for member in calc.fields if member.widget_hint() == "boxes"}
+
+
+@pytest.mark.parametrize("path", GET_PATHS)
 def test_a_repeated_parameter_is_refused_by_name(app, document, path):
     client = app.test_client()
     base = example_query(document, path)
@@ -208,7 +230,11 @@ def test_a_repeated_parameter_is_refused_by_name(app, document, path):
         copies = 3 if name in TWO_BOXES else 2
         response = client.get(path, query_string=others + [(name, value)] * copies)
         assert response.status_code == 400, (name, response.get_json())
-        assert response.get_json() == {"error": f"{name}: give it only once"}
+        message = response.get_json()["error"]
+        if name in BOXES:  # so many values, but not one for each box
+            assert message.startswith(f"{name}: must be ") and message.endswith(f"(got {copies} values)")
+        else:
+            assert message == f"{name}: give it only once"
 
 
 # --------------------------------------------------------------------------- POST endpoints
@@ -388,7 +414,7 @@ SEARCH_TEXT = st.lists(st.one_of(SEARCH_PIECES, printable), min_size=1, max_size
 def check_search(client, text, game=None):
     query = {"q": text, **({"game": game} if game else {})}
     response = client.get("/api/search", query_string=query)
-    if not text.strip():
+    if not text.replace("\x00", " ").strip():  # a NUL reads as a space
         assert response.status_code == 400
         assert response.get_json() == {"error": "q: required, the words to search for"}
         return

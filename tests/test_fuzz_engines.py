@@ -741,7 +741,7 @@ CARD_CALLS = {
                                                 lambda v: not isinstance(v, list))}), min_size=1, max_size=1))}),
     "battleground_combat": (wotr_cards.battleground_combat,
                             {"owner": "shadow", "attackers": [{"attack": 1}], "battleground_defence": 0,
-                             "defenders": []},
+                             "defenders": [1]},  # with a defending card, so that the order is needed
                             {"owner": bad_choice(wotr_cards.TEAMS), "battleground_defence": bad_whole(0, 99),
                              "points": bad_whole(0, 99), "reactivated": bad_flag(),
                              "order": bad_choice(wotr_cards.ORDERS),

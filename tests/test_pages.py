@@ -66,7 +66,7 @@ def test_search_page_shows_hits_with_deep_links(client):
 
 def test_search_page_with_unknown_game_says_so(client):
     response = client.get("/search?q=hope&game=narnia")
-    assert response.status_code == 200
+    assert response.status_code == 400  # as a calculator's page answers input it cannot take
     assert '<p class="field-error" id="e-game" role="alert">Game: must be one of wotr,' in response.get_data(as_text=True)
 
 

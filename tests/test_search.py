@@ -12,7 +12,7 @@ from webapp.content import GAME_IDS
 from webapp.content.vocabulary import fold
 from webapp.library import read_library
 from webapp.search import MAX_QUERY_CHARS, SearchIndex, search, stems
-from webapp.search.documents import tidy
+from webapp.search.documents import excerpt_text, tidy
 from webapp.state import get_search_index, state_of
 
 QUESTIONS = sorted(Path(__file__).parent.glob("search_questions/*.yaml"))
@@ -531,7 +531,7 @@ def test_a_snippet_starts_at_the_start_of_a_sentence_and_keeps_the_rules_conditi
                 continue
             shown = snippet_text(hit).removeprefix("…")
             entry = library.games[hit.game].lookup(hit.id.partition(":")[2])
-            body = tidy(f"{entry.summary} {entry.text}".strip() if hit.kind == "section" else entry.text)
+            body = tidy(f"{entry.summary} {entry.text}".strip()) if hit.kind == "section" else excerpt_text(entry)
             at = body.find(shown.removesuffix("…")[:40])
             assert at >= 0, (hit.id, shown)
             assert at == 0 or body[:at].rstrip().endswith((".", "!", "?")), (hit.id, shown)

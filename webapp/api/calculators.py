@@ -9,6 +9,11 @@ from ..errors import error_response
 
 
 def answer_get(calc, api):
+    names = [member.name for member in calc.fields]
+    stray = next((key for key in request.args if key not in names), None)
+    if stray is not None:  # a misspelt parameter is refused, not answered with the default of the one meant
+        return error_response(400, f"{stray[:50]}: not a parameter of this endpoint; its parameters are "
+                                   f"{', '.join(names)}")
     values, errors, raw, result = calc.answer(request.args)
     if errors:
         return error_response(400, errors.first())

@@ -30,6 +30,8 @@ from ..engines.inputs import InputError
 from ..engines.wotr_battle import ROUNDS_ALLOWED, ROUNDS_PATTERN, modifier_window, window_text
 from .widgets import BOX_BREAK, MAX_TEXT, ONE_VALUE, WIDGETS, Widget
 
+MAX_RECORD_NUMBER = 999  # the highest number a form's record boxes may carry (<name>-999-<member>)
+
 
 class _Marker:
     def __init__(self, name):
@@ -229,14 +231,14 @@ class Field:
         if value is None and self.default is None:
             return None
         if value is None:
-            raise self.refusal(path)
+            raise self.refusal(path, self.json_words or None)
         return self.read_json(value, path)
 
     # --- what a form shows
 
     def typed(self, args, name: str) -> str:
-        """What was typed for the field, for the form to show again."""
-        return self.form_widget.typed(args.getlist(name))
+        """What was typed for the field, for the form to show again (a NUL, which no page may hold, as U+FFFD)."""
+        return self.form_widget.typed(args.getlist(name)).replace("\x00", "\ufffd")
 
     def given(self, args, name: str) -> bool:
         """Whether a form or query string has a parameter for the field (even a blank one)."""
@@ -675,13 +677,9 @@ class Records(Field):
 
     def row_texts(self, args, name) -> list:
         """What was typed for each record, in the order of their numbers; rows left blank are no record."""
-        start, members = name + "-", {member.name for member in self.fields}
-        numbers = set()
-        for key in args:
-            if key.startswith(start):
-                number, _, member = key[len(start):].partition("-")
-                if number.isdigit() and len(number) <= 3 and member in members:
-                    numbers.add(int(number))
+        start = name + "-"
+        numbers = {int(key[len(start):].partition("-")[0]) for key in args
+                   if key.startswith(start) and self.box_name(key, name)}
         rows = []
         for number in sorted(numbers):
             texts = {member.name: ",".join(args.getlist(f"{start}{number}-{member.name}")) for member in self.fields}
@@ -696,8 +694,24 @@ class Records(Field):
             raise errors[0]
         return records
 
+    def box_name(self, key, name) -> bool:
+        """Whether a parameter under the field's name is one of its boxes: <name>-<number>-<member>, the
+        number from 1 to MAX_RECORD_NUMBER written plainly (no sign, no leading 0)."""
+        number, _, member = key[len(name) + 1:].partition("-")
+        return (number.isascii() and number.isdigit() and not number.startswith("0")
+                and int(number) <= MAX_RECORD_NUMBER and member in {member.name for member in self.fields})
+
+    def stray_box(self, args, name):
+        """The first parameter under the field's name that is none of its boxes, or None."""
+        return next((key for key in args if key.startswith(name + "-") and not self.box_name(key, name)), None)
+
     def read_form(self, args, name):
         """(the records, []) or (None, an InputError for every box at fault, card by card)."""
+        stray = self.stray_box(args, name)
+        if stray is not None:  # a box the form never draws: refused, not read as no card
+            return None, [InputError(name, f"{stray[:50]} is not a box of this form: each {self.item} has boxes "
+                                           f"{name}-<number>-<{'|'.join(m.name for m in self.fields)}>, the number "
+                                           f"from 1 to {MAX_RECORD_NUMBER}")]
         rows = self.row_texts(args, name)
         if not rows:
             try:
@@ -718,7 +732,8 @@ class Records(Field):
         return (None, errors) if errors else (records, [])
 
     def typed(self, args, name):
-        return [{member: text[:MAX_TEXT] for member, text in row.items()} for row in self.row_texts(args, name)]
+        return [{member: text[:MAX_TEXT].replace("\x00", "\ufffd") for member, text in row.items()}
+                for row in self.row_texts(args, name)]
 
     def given(self, args, name):
         return any(key.startswith(name + "-") for key in args)

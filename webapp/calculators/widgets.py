@@ -64,9 +64,10 @@ class Boxes(Widget):
     """One box per number of a fixed count (a query may give them comma-separated)."""
 
     def join(self, field, given, name):
-        if field.count > 1 and len(given) == field.count:
-            if any("," in text for text in given):
-                raise field.refusal(name)
+        if field.count > 1 and len(given) > 1:
+            if len(given) != field.count or any("," in text for text in given):
+                raise field.refusal(name, f"{field.allowed()}: one value for each of the {field.count} boxes, "
+                                          f"or all in one, comma-separated (got {len(given)} values)")
             return ",".join(given) if any(text.strip() for text in given) else ""
         return super().join(field, given, name)
 

@@ -30,7 +30,8 @@ def icons(name, label, help_text="", **more):
 
 COMBAT_KIND = Choice("combat", "Kind of combat", example="path",
                      choices=(("path", "Path combat"), ("battleground", "Battleground combat")))
-ORDER = Choice("order", "Defenders are given up", example="given",
+ORDER = Choice("order", "Defenders are given up", example="given", default=None,
+               blank="no defending cards to give up (with defending cards, an order is needed)",
                **choice_labels({order: ORDER_LABELS[order] for order in wotr_cards.ORDERS}))
 SHADOW_ATTACK = Integer("shadow_attack_icons", "Shadow path attack icons", example=4,
                         help="On every Shadow card and token on the path.", **ICONS)

@@ -97,7 +97,8 @@ def print_combined():
     raw = request.args.get("games", "")
     wanted = [game_id.strip() for game_id in raw.split(",") if game_id.strip()] or list(GAME_IDS)
     unknown = [game_id for game_id in wanted if game_id not in GAME_IDS]
-    if unknown or len(wanted) != len(set(wanted)):
+    only_commas = raw.strip() and not raw.replace(",", "").strip()  # ",,," names no game: not "all" either
+    if unknown or only_commas or len(wanted) != len(set(wanted)) or len(request.args.getlist("games")) > 1:
         abort(400, description=f"games: a comma-separated list of distinct game ids from {', '.join(GAME_IDS)}")
     return combined_sheets(games=tuple(wanted), paper=requested_paper())
 

@@ -101,6 +101,12 @@ def _most_icons_first(totals):
 
 
 def _order(order, totals):
+    """(the defenders' indexes in the order they are given up, that order in words). The order may be
+    left out (None) only when there is no defending card, as then it changes nothing."""
+    if order is None and not totals:
+        return [], "the order given"
+    if order is None:
+        raise InputError("order", f"required when there are defending cards: one of {', '.join(ORDERS)}")
     require_choice("order", order, ORDERS)
     if order == "given":
         return list(range(len(totals))), "the order given"

@@ -28,7 +28,7 @@ def search_page():
     results = search(asked.text, game=asked.game, limit=asked.limit) if asked.text.strip() and not problem else None
     game = "" if problem and problem.field == "game" else asked.game or ""  # an unknown game is only in its message
     return render_template("search.html", q=asked.text, game=game, results=results, problem=problem,
-                           games=get_library().games.values())
+                           games=get_library().games.values()), 400 if problem else 200
 
 
 @bp.route("/<game:game_id>/")

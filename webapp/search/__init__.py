@@ -15,13 +15,13 @@ The package, in the order a question passes through it:
 from ..state import get_search_index
 from .analysis import stems
 from .index import SearchIndex
-from .parameters import API_LIMIT, LIMIT_MAX, PAGE_LIMIT, SearchInputError, read_search_input
+from .parameters import API_LIMIT, LIMIT_MAX, PAGE_LIMIT, SEARCH_PARAMETERS, SearchInputError, read_search_input
 from .ranking import WEIGHTS
 from .reading import MAX_QUERY_CHARS
 from .results import Hit, PlayerWords, Results
 
 __all__ = ["API_LIMIT", "LIMIT_MAX", "MAX_QUERY_CHARS", "PAGE_LIMIT", "WEIGHTS", "Hit", "PlayerWords", "Results",
-           "SearchIndex", "SearchInputError", "read_search_input", "search", "stems"]
+           "SEARCH_PARAMETERS", "SearchIndex", "SearchInputError", "read_search_input", "search", "stems"]
 
 
 def search(text, game=None, limit=10, fuzzy=True) -> Results:

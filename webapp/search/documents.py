@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..content.rendering import plain_text
+
 
 def tidy(text):
     """Rule text as a reader expects it: no space before punctuation, none inside brackets."""
@@ -39,10 +41,29 @@ def documents(library, calculators):
                 "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
                 # players call every phase and step of a turn a step: "hero rally step"
                 "body": tidy(entry.text), "context": " ".join(trail[1:] + ["step"] * (section.kind == "sequence")),
-                "asked": "", "entry": "", "url": entry.url, "trail": trail,
+                "asked": "", "entry": "", "url": entry.url, "trail": trail, "excerpt": excerpt_text(entry),
             }
             yield from asked_documents(game.id, section.id, entry, trail)
     yield from calculator_documents(library, calculators)
+
+
+def excerpt_text(entry):
+    """What an entry's snippet is cut from: its prose, then its table a row a sentence ("Players 2,
+    Cards per player 4."), so that a snippet reads as a row rather than a run of cells; an entry
+    with neither, its short form when that says more than its title, else the titles of the
+    entries under it (else nothing)."""
+    prose = plain_text(entry.html)
+    rows = []
+    if entry.table is not None:
+        rows = [", ".join(f"{column} {cell}" for column, cell in zip(entry.table.columns, row)) + "."
+                for row in entry.table.rows]
+        rows.insert(0, f"{entry.table.caption}." if entry.table.caption else "")
+    text = tidy(" ".join(filter(None, [prose, *rows])))
+    if not text and entry.short and entry.short != entry.title:
+        text = entry.short
+    if not text and entry.entries:
+        text = "; ".join(child.title for child in entry.entries) + "."
+    return text
 
 
 def asked_documents(game_id, section_id, answer, trail):

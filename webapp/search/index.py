@@ -43,7 +43,7 @@ CACHE_SIZE = 512  # recent answers kept, by question, game, limit and correction
 CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much of its own words
 COMPLETIONS = 6  # words the last, unfinished word may become, the commonest in the rules
 COMPLETION_SCAN = 200  # words of the rules looked at for them, at most
-SAVED_FORMAT = 2  # of what ``SearchIndex.saved`` writes: raised when its layout changes
+SAVED_FORMAT = 3  # of what ``SearchIndex.saved`` writes: raised when its layout changes
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -61,6 +61,7 @@ SCHEMA = Schema(
     entry=STORED,  # a question's entry (its id)
     url=STORED,
     trail=STORED,
+    excerpt=STORED,  # what an entry's snippet is cut from, when not its body (see documents.excerpt_text)
 )
 
 
@@ -381,7 +382,8 @@ class SearchIndex:
     def _hit(stored, marked):
         return Hit(id=stored["id"], game=stored["game"], section=stored["section"], kind=stored["kind"],
                    title=stored["title"], url=stored["url"],
-                   snippet=snippet(stored["body"], marked.get(stored["game"], frozenset()), word_stems),
+                   snippet=snippet(stored.get("excerpt") or stored["body"], marked.get(stored["game"], frozenset()),
+                                   word_stems),
                    trail=list(stored["trail"]))
 
     def suggest(self, text):

@@ -10,6 +10,7 @@ from ..errors import ParameterError
 
 LIMIT_MAX = 50
 API_LIMIT, PAGE_LIMIT = 10, 20  # answers when a request does not say how many
+SEARCH_PARAMETERS = ("q", "game", "limit")
 
 
 @dataclass(frozen=True)
@@ -32,20 +33,21 @@ class SearchInputError(ParameterError):
 
 def read_search_input(args, default_limit, required=True) -> SearchInput:
     """The search asked for by query-string ``args``; raise SearchInputError naming the first
-    parameter at fault. Without ``required``, no words is a search page not yet asked anything."""
-    text = args.get("q", "")
+    parameter at fault. Without ``required``, no words is a search page not yet asked anything.
+    A blank limit is the default; each parameter is given at most once."""
+    text = args.get("q", "").replace("\x00", " ")  # a NUL separates words, as a space does
     game = args.get("game") or None
     typed = SearchInput(text=text, game=game, limit=default_limit)
+    for name in SEARCH_PARAMETERS:
+        if len(args.getlist(name)) > 1:
+            raise SearchInputError(name, "give it only once", typed)
     if not text.strip() and required:
         raise SearchInputError("q", "required, the words to search for", typed)
     if game is not None and game not in GAME_IDS:
         raise SearchInputError("game", f"must be one of {', '.join(GAME_IDS)}", typed)
-    if "limit" not in args:
+    limit = args.get("limit", "").strip()
+    if not limit:
         return typed
-    try:
-        limit = int(args["limit"])
-    except ValueError:
-        limit = 0
-    if not 1 <= limit <= LIMIT_MAX:
+    if not (limit.isascii() and limit.isdigit() and 1 <= int(limit) <= LIMIT_MAX):
         raise SearchInputError("limit", f"must be a whole number from 1 to {LIMIT_MAX}", typed)
-    return SearchInput(text=text, game=game, limit=limit)
+    return SearchInput(text=text, game=game, limit=int(limit))
