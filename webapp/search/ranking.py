@@ -26,7 +26,7 @@ WEIGHTS = {
     "score": 0.3,  # its Whoosh (BM25F) score in its own words, against the best entry's
     "every_part": 0.5,  # it matches every part of the question
     "title": 0.3,  # the question says all of its title: how much of the question that title is
-    "definition": 0.85,  # a glossary entry that a lone term, or a question what a term means, names
+    "definition": 0.85,  # a glossary entry that a term asked alone names ("combat", "what is combat")
     "term_for_question": -0.6,  # a glossary entry, for a question (the rule answers it)
     "section_for_question": -0.3,  # a whole section, for a question
     "calculator_asked": 0.5,  # a calculator the question asks for (odds, score)
@@ -181,7 +181,7 @@ class Ranker:
             "score": total_score(matches),
             "every_part": every_part(matches),
             "title": self.title_said(reading, candidates),
-            "definition": self.named(reading) if reading.lone else {},
+            "definition": self.named(reading) if reading.term_alone else {},
             "term_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "term"},
             "section_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "section"},
             "calculator_asked": dict.fromkeys(reading_calculators(reading, entries) & candidates, 1.0),
@@ -203,8 +203,8 @@ class Ranker:
         return {d: n / len(said) for d, n in counts.items() if n == len(title_words[d]) and d in candidates}
 
     def named(self, reading):
-        """{docnum: 1} for the glossary entries a lone term, or a question about what a term means,
-        names (or, for a player's word, the entry of the rules' word for it: "epidemic" is Skies Darken)."""
+        """{docnum: 1} for the glossary entries a term asked alone names (or, for a player's word, the
+        entry of the rules' word for it: "epidemic" is Skies Darken)."""
         found = set()
         for part in reading.parts:
             for key in (part.key, *(key_of(r) for r in part.rules)):

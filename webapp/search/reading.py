@@ -70,8 +70,14 @@ class Reading:
 
     @property
     def lone(self):
-        """A lone term, or "what is" one: the glossary answers."""
-        return self.definition or (len(self.parts) == 1 and not self.question)
+        """A lone term, or "what is" one: the glossary may answer (see term_alone)."""
+        return self.definition or self.term_alone
+
+    @property
+    def term_alone(self):
+        """A term and nothing else ("combat", "what is combat"): its glossary entry answers first. A
+        longer "what is" question ("what are my choices for losses") may ask a rule, so it is not one."""
+        return len(self.parts) == 1 and (self.definition or not self.question)
 
 
 def first_stems(keys):
