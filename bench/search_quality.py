@@ -14,8 +14,9 @@ voice's figures are those of the held-back questions in it.
 
 Questions marked `held_out: true` are never used to tune search; the table shows them apart
 from the tuning part, batch by batch, then voice by voice. `--ablate` turns each ranking feature
-off in turn (its weight 0) and prints the held-back figures without it, and how many held-back
-questions it moves. `--misses` lists the tuning questions that miss the top 3,
+off in turn (its weight 0) and prints the held-back figures without it, how many held-back
+questions it moves, and how many of the glossary's names and aliases asked alone ("combat") still
+find their term first. `--misses` lists the tuning questions that miss the top 3,
 `--tuning-failures` those whose first result does not answer them; held-back ones are never listed.
 """
 from __future__ import annotations
@@ -158,14 +159,33 @@ def print_games(app, questions):
                   f"{without.top1:13.1%} {without.top3:13.1%}")
 
 
+def terms_alone(app):
+    """A question for each glossary term's name and alias asked alone ("combat"), expecting the term,
+    drawn from the content (a name or alias two terms of a game share is left out): what the
+    held-back batches, written as questions, barely ask."""
+    from webapp.state import state_of
+
+    asked = {}
+    for game in state_of(app).library.games.values():
+        for section in game.sections.values():
+            for entry in section.walk():
+                if entry.kind == "term":
+                    for name in {entry.title, *entry.aliases}:
+                        asked.setdefault((game.id, name.lower()), []).append(f"{game.id}:{entry.id}")
+    return [Question(game, name, tuple(ids), held_out=True, batch=0)
+            for (game, name), ids in sorted(asked.items()) if len(ids) == 1]
+
+
 def ablation(app, questions):
-    """[(feature, weight, {filtered: Score}, questions moved)]: the held-back questions ranked with
-    each feature off in turn, first with every feature on (feature None)."""
+    """[(feature, weight, {filtered: Score}, questions moved, terms alone Score)]: the held-back
+    questions ranked with each feature off in turn, first with every feature on (feature None), and
+    the glossary's terms asked alone (terms_alone, with the game filter)."""
     from webapp.search import search
     from webapp.state import state_of
 
     index = state_of(app).search
     held = [q for q in questions if q.held_out]
+    alone = terms_alone(app)
     weights = dict(index.ranker.weights)
     rows = []
     with app.app_context():
@@ -173,27 +193,28 @@ def ablation(app, questions):
             index.ranker.weights = {**weights, **({feature: 0.0} if feature else {})}
             index.forget_answers()
             found = {filtered: measure(search, held, filtered) for filtered in (True, False)}
-            rows.append((feature, weights.get(feature), found))
+            rows.append((feature, weights.get(feature), found, measure(search, alone, True)))
     index.ranker.weights = weights
     index.forget_answers()
     everything = rows[0][2]
     return [(feature, weight, found, sum(a != b for filtered in (True, False)
-                                         for a, b in zip(found[filtered].ranks, everything[filtered].ranks)))
-            for feature, weight, found in rows]
+                                         for a, b in zip(found[filtered].ranks, everything[filtered].ranks)), terms)
+            for feature, weight, found, terms in rows]
 
 
 def print_ablation(rows):
     print("Ablation: the held-back questions with each ranking feature off in turn "
-          "(moved: questions whose rank changes, with or without the filter)")
+          "(moved: questions whose rank changes, with or without the filter; terms alone: the "
+          f"{rows[0][4].count} glossary names and aliases asked alone that find their term first, with the filter)")
     header = (f"{'feature off':22} {'weight':>7} {'top-1 with':>10} {'top-3 with':>10} {'top-1 without':>13} "
-              f"{'top-3 without':>13} {'moved':>6}")
+              f"{'top-3 without':>13} {'moved':>6} {'terms alone':>11}")
     print(header)
     print("-" * len(header))
-    for feature, weight, found, moved in rows:
+    for feature, weight, found, moved, terms in rows:
         with_filter, without = found[True], found[False]
         print(f"{feature or '(none: all on)':22} {'' if weight is None else f'{weight:+.2f}':>7} "
               f"{with_filter.top1:10.1%} {with_filter.top3:10.1%} {without.top1:13.1%} {without.top3:13.1%} "
-              f"{'' if feature is None else moved:>6}")
+              f"{'' if feature is None else moved:>6} {terms.top1:11.1%}")
 
 
 def print_listed(table, args):

@@ -29,7 +29,7 @@ WEIGHTS = {
     "definition": 0.85,  # a glossary entry that a term asked alone names ("combat", "what is combat")
     "term_for_question": -0.6,  # a glossary entry, for a question (the rule answers it)
     "section_for_question": -0.3,  # a whole section, for a question
-    "calculator_asked": 0.5,  # a calculator the question asks for (odds, score)
+    "calculator_asked": 1.0,  # a calculator the question asks for (odds, score)
     "game_fit": 0.25,  # without a game filter: how well the entry's game answers the question
     "meaning": 1.0,  # of the MEANING_POOL best by the rest: how near the question comes to it in meaning
 }
