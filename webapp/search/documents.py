@@ -36,12 +36,14 @@ def documents(library, calculators):
                 ancestors.insert(0, parent.title)
                 parent = parent.parent
             trail.extend(ancestors)
+            body, excerpt = tidy(entry.text), excerpt_text(entry)
             yield {
                 "id": f"{game.id}:{entry.id}", "game": game.id, "section": section.id, "kind": entry.kind,
                 "title": entry.title, "aliases": " ".join([entry.short, *entry.aliases]).strip(),
                 # players call every phase and step of a turn a step: "hero rally step"
-                "body": tidy(entry.text), "context": " ".join(trail[1:] + ["step"] * (section.kind == "sequence")),
-                "asked": "", "entry": "", "url": entry.url, "trail": trail, "excerpt": excerpt_text(entry),
+                "body": body, "context": " ".join(trail[1:] + ["step"] * (section.kind == "sequence")),
+                "asked": "", "entry": "", "url": entry.url, "trail": trail,
+                "excerpt": "" if excerpt == body else excerpt,  # stored only where it differs
             }
             yield from asked_documents(game.id, section.id, entry, trail)
     yield from calculator_documents(library, calculators)
