@@ -171,7 +171,7 @@ def terms_alone(app):
             for entry in section.walk():
                 if entry.kind == "term":
                     for name in {entry.title, *entry.aliases}:
-                        asked.setdefault((game.id, name.lower()), []).append(f"{game.id}:{entry.id}")
+                        asked.setdefault((game.id, name.lower()), set()).add(f"{game.id}:{entry.id}")
     return [Question(game, name, tuple(ids), held_out=True, batch=0)
             for (game, name), ids in sorted(asked.items()) if len(ids) == 1]
 

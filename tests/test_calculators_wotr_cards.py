@@ -117,11 +117,13 @@ def test_a_card_box_the_form_never_draws_is_refused_not_dropped(client):
     counted = client.get("/wotr-cards/calc/combat", query_string=base + [("attackers-999-attack", "2")])
     assert counted.status_code == 200 and "The Shadow wins" in counted.get_data(as_text=True)
     for key in ("attackers-1000-attack", "attackers-01-attack", "attackers-+1-attack", "attackers-x-attack",
-                "attackers-1-power"):
+                "attackers-1-power", "attackers", "attackers-" + "9" * 5000 + "-attack"):
         page = client.get("/wotr-cards/calc/combat", query_string=base + [(key, "2")])
         assert page.status_code == 400, key
-        assert html.escape(key) in page.get_data(as_text=True) and "is not a box of this form" in \
+        assert html.escape(key[:50]) in page.get_data(as_text=True) and "is not a box of this form" in \
             page.get_data(as_text=True), key
+    twice = client.get("/wotr-cards/calc/combat", query_string=base + [("attackers-1-attack", "2")] * 2)
+    assert twice.status_code == 400 and "attackers-1-attack: give it only once" in twice.get_data(as_text=True)
 
 
 # --------------------------------------------------------------------------- battleground combat

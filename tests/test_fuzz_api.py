@@ -169,7 +169,7 @@ def test_get_endpoints_answer_any_query_with_json(app, document, path):
     @given(pairs=queries(path, schemas))
     def check(pairs):
         response = client.get(path, query_string=pairs)
-        strays = [name[:50] for name, _ in pairs if name not in schemas]
+        strays = [name[:50].replace("\x00", "\ufffd") for name, _ in pairs if name not in schemas]
         check_json_response(response, prefixes(schemas) + [f"{name}: not a parameter" for name in strays])
         if strays:
             assert response.status_code == 400
@@ -209,6 +209,21 @@ def test_a_misspelt_parameter_is_refused_not_answered_with_a_default(app, docume
     assert message.startswith(f"{misspelt}: not a parameter of this endpoint")
     assert all(name in message for name in names)
     assert app.test_client().get(path, query_string=example_query(document, path)).status_code == 200
+
+
+def test_a_post_endpoint_refuses_query_parameters_as_its_input_is_the_body(app, calculators):
+    for calc in calculators.values():
+        for api in (api for api in calc.apis if api.method == "POST"):
+            response = app.test_client().post(api.path + "?ruleset=seed", json={})
+            assert response.status_code == 400, api.path
+            assert response.get_json()["error"].startswith("ruleset: not a parameter of this endpoint"), api.path
+
+
+@pytest.mark.parametrize("path", ["/api/search?q=combat&limit=", "/search?q=combat&limit="])
+def test_a_number_of_any_length_is_refused_not_a_server_error(client, path):
+    response = client.get(path + "9" * 5000)
+    assert response.status_code == 400
+    assert "must be a whole number from 1 to" in response.get_data(as_text=True)
 
 
 # the parameters a form sends as two values, one per box (the first round and how many rounds)

@@ -21,6 +21,17 @@ def error_response(status, message=None):
     return response
 
 
+def unknown_parameter(args, names):
+    """A 400 for the first query parameter that is none of ``names``, or None: a misspelt name is
+    refused by name, never answered as if it had been left out."""
+    stray = next((key for key in args if key not in names), None)
+    if stray is None:
+        return None
+    shown = stray[:50].replace("\x00", "\ufffd") or "(a parameter with no name)"
+    takes = f"its parameters are {', '.join(names)}" if names else "it takes none (its input is the JSON body)"
+    return error_response(400, f"{shown}: not a parameter of this endpoint; {takes}")
+
+
 def wants_json():
     return request.path.startswith("/api/") or request.path == "/api"
 

@@ -5,15 +5,13 @@ from werkzeug.exceptions import BadRequest, ClientDisconnected, HTTPException
 from ..calculators.calculator import api_body
 from ..calculators.fields import read_json
 from ..engines.inputs import InputError
-from ..errors import error_response
+from ..errors import error_response, unknown_parameter
 
 
 def answer_get(calc, api):
-    names = [member.name for member in calc.fields]
-    stray = next((key for key in request.args if key not in names), None)
-    if stray is not None:  # a misspelt parameter is refused, not answered with the default of the one meant
-        return error_response(400, f"{stray[:50]}: not a parameter of this endpoint; its parameters are "
-                                   f"{', '.join(names)}")
+    refused = unknown_parameter(request.args, [member.name for member in calc.fields])
+    if refused is not None:
+        return refused
     values, errors, raw, result = calc.answer(request.args)
     if errors:
         return error_response(400, errors.first())
@@ -36,6 +34,9 @@ def request_body() -> bytes:
 
 
 def answer_post(calc, api):
+    refused = unknown_parameter(request.args, [])  # its input is the body alone
+    if refused is not None:
+        return refused
     limit = request.max_content_length
     sent = request_body()
     # Werkzeug cuts a body sent without Content-Length (chunked) at the limit instead of refusing it

@@ -2,7 +2,7 @@
 from flask import Blueprint, jsonify, request
 
 from ..calculators import CALCULATORS
-from ..errors import error_response
+from ..errors import error_response, unknown_parameter
 from ..search import API_LIMIT, SEARCH_PARAMETERS, SearchInputError, read_search_input, search
 from ..state import get_calculators
 from .calculators import answer_get, answer_post
@@ -13,10 +13,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 @bp.route("/search")
 def api_search():
-    stray = next((key for key in request.args if key not in SEARCH_PARAMETERS), None)
-    if stray is not None:
-        return error_response(400, f"{stray[:50]}: not a parameter of this endpoint; its parameters are "
-                                   f"{', '.join(SEARCH_PARAMETERS)}")
+    refused = unknown_parameter(request.args, SEARCH_PARAMETERS)
+    if refused is not None:
+        return refused
     try:
         asked = read_search_input(request.args, default_limit=API_LIMIT)
     except SearchInputError as error:

@@ -33,6 +33,11 @@ from .widgets import BOX_BREAK, MAX_TEXT, ONE_VALUE, WIDGETS, Widget
 MAX_RECORD_NUMBER = 999  # the highest number a form's record boxes may carry (<name>-999-<member>)
 
 
+def shown_name(key: str) -> str:
+    """A parameter's name as a message quotes it: at most 50 characters, a NUL as U+FFFD."""
+    return key[:50].replace("\x00", "\ufffd")
+
+
 class _Marker:
     def __init__(self, name):
         self.name = name
@@ -677,12 +682,10 @@ class Records(Field):
 
     def row_texts(self, args, name) -> list:
         """What was typed for each record, in the order of their numbers; rows left blank are no record."""
-        start = name + "-"
-        numbers = {int(key[len(start):].partition("-")[0]) for key in args
-                   if key.startswith(start) and self.box_name(key, name)}
+        numbers = {number for number in (self.box_number(key, name) for key in args) if number is not None}
         rows = []
         for number in sorted(numbers):
-            texts = {member.name: ",".join(args.getlist(f"{start}{number}-{member.name}")) for member in self.fields}
+            texts = {member.name: ",".join(args.getlist(f"{name}-{number}-{member.name}")) for member in self.fields}
             if any(text.strip() for text in texts.values()):
                 rows.append(texts)
         return rows
@@ -694,24 +697,40 @@ class Records(Field):
             raise errors[0]
         return records
 
-    def box_name(self, key, name) -> bool:
-        """Whether a parameter under the field's name is one of its boxes: <name>-<number>-<member>, the
-        number from 1 to MAX_RECORD_NUMBER written plainly (no sign, no leading 0)."""
-        number, _, member = key[len(name) + 1:].partition("-")
-        return (number.isascii() and number.isdigit() and not number.startswith("0")
-                and int(number) <= MAX_RECORD_NUMBER and member in {member.name for member in self.fields})
+    def box_number(self, key, name) -> int | None:
+        """The record number of one of the field's boxes, <name>-<number>-<member> with the number from 1
+        to MAX_RECORD_NUMBER written plainly (no sign, no leading 0); None for any other parameter."""
+        rest = key.removeprefix(name + "-")
+        number, _, member = rest.partition("-")
+        plain = (rest != key and number.isascii() and number.isdigit() and not number.startswith("0")
+                 and len(number) <= len(str(MAX_RECORD_NUMBER)))
+        if not plain or int(number) > MAX_RECORD_NUMBER or member not in self.member_names:
+            return None
+        return int(number)
 
-    def stray_box(self, args, name):
-        """The first parameter under the field's name that is none of its boxes, or None."""
-        return next((key for key in args if key.startswith(name + "-") and not self.box_name(key, name)), None)
+    @property
+    def member_names(self) -> tuple:
+        return tuple(member.name for member in self.fields)
+
+    def box_fault(self, args, name) -> InputError | None:
+        """What is wrong with the parameters under the field's name as boxes, or None: one the form never
+        draws (refused, not read as no card: the bare name too), or a box given twice."""
+        for key in args:
+            if key != name and not key.startswith(name + "-"):
+                continue
+            if self.box_number(key, name) is None:
+                return InputError(name, f"{shown_name(key)} is not a box of this form: each {self.item} has "
+                                        f"boxes {name}-<number>-<{'|'.join(self.member_names)}>, the number from "
+                                        f"1 to {MAX_RECORD_NUMBER}")
+            if len(args.getlist(key)) > 1:
+                return InputError(name, f"{shown_name(key)}: give it only once")
+        return None
 
     def read_form(self, args, name):
         """(the records, []) or (None, an InputError for every box at fault, card by card)."""
-        stray = self.stray_box(args, name)
-        if stray is not None:  # a box the form never draws: refused, not read as no card
-            return None, [InputError(name, f"{stray[:50]} is not a box of this form: each {self.item} has boxes "
-                                           f"{name}-<number>-<{'|'.join(m.name for m in self.fields)}>, the number "
-                                           f"from 1 to {MAX_RECORD_NUMBER}")]
+        fault = self.box_fault(args, name)
+        if fault is not None:
+            return None, [fault]
         rows = self.row_texts(args, name)
         if not rows:
             try:
@@ -736,7 +755,7 @@ class Records(Field):
                 for row in self.row_texts(args, name)]
 
     def given(self, args, name):
-        return any(key.startswith(name + "-") for key in args)
+        return any(key == name or key.startswith(name + "-") for key in args)
 
     def control_id(self, name, box=None):
         first = self.fields[0]

@@ -95,7 +95,7 @@ def read_plans(calc, args, count) -> list[Plan]:
     """Every plan of the page: answered when its parameters were submitted, else its empty form."""
     plans = []
     for letter, prefix in zip(LETTERS[:count], PREFIXES):
-        typed_name = args.get(prefix + NAME, "")[:NAME_LENGTH]
+        typed_name = args.get(prefix + NAME, "")[:NAME_LENGTH].replace("\x00", "\ufffd")  # no NUL on a page
         name = typed_name.strip() or f"Plan {letter}"
         submitted = any(member.given(args, prefix + member.name) for member in calc.fields)
         if submitted:

@@ -31,7 +31,7 @@ def icons(name, label, help_text="", **more):
 COMBAT_KIND = Choice("combat", "Kind of combat", example="path",
                      choices=(("path", "Path combat"), ("battleground", "Battleground combat")))
 ORDER = Choice("order", "Defenders are given up", example="given", default=None,
-               blank="no defending cards to give up (with defending cards, an order is needed)",
+               blank="no order, as there are no defending cards", help="Needed only with defending cards.",
                **choice_labels({order: ORDER_LABELS[order] for order in wotr_cards.ORDERS}))
 SHADOW_ATTACK = Integer("shadow_attack_icons", "Shadow path attack icons", example=4,
                         help="On every Shadow card and token on the path.", **ICONS)

@@ -48,6 +48,6 @@ def read_search_input(args, default_limit, required=True) -> SearchInput:
     limit = args.get("limit", "").strip()
     if not limit:
         return typed
-    if not (limit.isascii() and limit.isdigit() and 1 <= int(limit) <= LIMIT_MAX):
+    if not (limit.isascii() and limit.isdigit() and len(limit) <= len(str(LIMIT_MAX)) and 1 <= int(limit) <= LIMIT_MAX):
         raise SearchInputError("limit", f"must be a whole number from 1 to {LIMIT_MAX}", typed)
     return SearchInput(text=text, game=game, limit=int(limit))
