@@ -173,3 +173,18 @@ def test_a_plan_not_yet_submitted_shows_its_form_and_no_comparison(client, calcu
 ])
 def test_a_long_input_flows_but_never_opens_a_line_with_a_number_or_its_last_word(item, shown):
     assert flowing(item) == shown
+
+
+@pytest.mark.parametrize("query, stray, meant", [
+    ("strenght=3&hit=5", "strenght", "strength"),  # a box's name misspelt by hand
+    ("plans=2&strength=3&hit=5&b-strength=4&b-hitt=5", "b-hitt", "b-hit"),  # in the second plan
+    ("strength=3&hit=5&leadershp=1", "leadershp", "leadership"),  # one that would have read as 0
+])
+def test_a_parameter_the_page_does_not_read_is_refused_not_read_as_blank(client, query, stray, meant):
+    page = client.get(f"/wotr/calc/roll?{query}")
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert f"The address holds “{stray}”, which this calculator does not read" in text
+    assert 'class="result"' not in text
+    fixed = client.get(f"/wotr/calc/roll?{query.replace(stray + '=', meant + '=')}")
+    assert fixed.status_code == 200 and 'class="result"' in fixed.get_data(as_text=True)

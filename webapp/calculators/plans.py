@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from ..errors import ParameterError
-from .calculator import FORM_PROBLEM, Headline, working
+from .calculator import AFTER, FORM_PROBLEM, NEXT, Headline, working
 from .fields import MAX_TEXT, Errors
 
 LETTERS = "ABC"
@@ -151,6 +151,19 @@ def _reads(calc):
     names = {member.name for member in calc.fields} | {NAME}
     rows = tuple(member.name + "-" for member in calc.fields if member.kind == "records")
     return lambda name: name in names or name.startswith(rows)
+
+
+def stray_parameter(calc, args) -> str:
+    """The message for the first parameter of the address that the page reads for no plan (a box's
+    name misspelt by hand: "strenght=3"), or "": such a box is refused rather than read as blank."""
+    reads = _reads(calc)
+    controls = {"plans", *EDITS, NEXT, *(AFTER + name for name in (calc.next_step.fields if calc.next_step else ()))}
+    for key in args:
+        if key in controls or reads(key.removeprefix(PREFIXES[_plan_of(key)])):
+            continue
+        shown = key[:50].replace("\x00", "\ufffd")
+        return f"The address holds “{shown}”, which this calculator does not read: correct it or take it out"
+    return ""
 
 
 def edited_query(calc, args) -> tuple[list, str] | None:

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from ..state import get_calculators, get_game_or_404, get_library
 from . import calculator_url, for_game
 from .calculator import NEXT, SOURCE_NAMES, decimal, exact, percent, source_text
-from .plans import MAX_PLANS, api_query, comparison, edited_query, plan_count, read_plans
+from .plans import MAX_PLANS, api_query, comparison, edited_query, plan_count, read_plans, stray_parameter
 
 bp = Blueprint("calculators", __name__)
 
@@ -58,6 +58,7 @@ def page(game_id, slug):
     if following is not None:  # "After this round": the permalink of the setup that follows
         return redirect(url_for(".page", game_id=game_id, slug=slug) + "?" + urlencode(following) + "#result-a", 303)
     count, count_error = plan_count(request.args)
+    count_error = count_error or stray_parameter(calc, request.args)
     plans = read_plans(calc, request.args, count)
     get_api = next((api for api in calc.apis if api.method == "GET"), None)
     api_urls = [f"{get_api.path}?{api_query(calc, plan)}" if get_api and plan.result is not None else ""
