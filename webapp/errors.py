@@ -21,13 +21,23 @@ def error_response(status, message=None):
     return response
 
 
+def without_nul(text: str) -> str:
+    """Text as a page or a message may hold it: a NUL, which none may, as U+FFFD."""
+    return text.replace("\x00", "\ufffd")
+
+
+def quoted_name(key: str) -> str:
+    """A parameter's name as a message quotes it: at most 50 characters, without a NUL."""
+    return without_nul(key[:50])
+
+
 def unknown_parameter(args, names):
     """A 400 for the first query parameter that is none of ``names``, or None: a misspelt name is
     refused by name, never answered as if it had been left out."""
     stray = next((key for key in args if key not in names), None)
     if stray is None:
         return None
-    shown = stray[:50].replace("\x00", "\ufffd") or "(a parameter with no name)"
+    shown = quoted_name(stray) or "(a parameter with no name)"
     takes = f"its parameters are {', '.join(names)}" if names else "it takes none (its input is the JSON body)"
     return error_response(400, f"{shown}: not a parameter of this endpoint; {takes}")
 

@@ -27,15 +27,11 @@ import re
 from dataclasses import KW_ONLY, dataclass, replace
 
 from ..engines.inputs import InputError
+from ..errors import quoted_name, without_nul
 from ..engines.wotr_battle import ROUNDS_ALLOWED, ROUNDS_PATTERN, modifier_window, window_text
 from .widgets import BOX_BREAK, MAX_TEXT, ONE_VALUE, WIDGETS, Widget
 
 MAX_RECORD_NUMBER = 999  # the highest number a form's record boxes may carry (<name>-999-<member>)
-
-
-def shown_name(key: str) -> str:
-    """A parameter's name as a message quotes it: at most 50 characters, a NUL as U+FFFD."""
-    return key[:50].replace("\x00", "\ufffd")
 
 
 class _Marker:
@@ -243,7 +239,7 @@ class Field:
 
     def typed(self, args, name: str) -> str:
         """What was typed for the field, for the form to show again (a NUL, which no page may hold, as U+FFFD)."""
-        return self.form_widget.typed(args.getlist(name)).replace("\x00", "\ufffd")
+        return without_nul(self.form_widget.typed(args.getlist(name)))
 
     def given(self, args, name: str) -> bool:
         """Whether a form or query string has a parameter for the field (even a blank one)."""
@@ -719,11 +715,11 @@ class Records(Field):
             if key != name and not key.startswith(name + "-"):
                 continue
             if self.box_number(key, name) is None:
-                return InputError(name, f"{shown_name(key)} is not a box of this form: each {self.item} has "
+                return InputError(name, f"{quoted_name(key)} is not a box of this form: each {self.item} has "
                                         f"boxes {name}-<number>-<{'|'.join(self.member_names)}>, the number from "
                                         f"1 to {MAX_RECORD_NUMBER}")
             if len(args.getlist(key)) > 1:
-                return InputError(name, f"{shown_name(key)}: give it only once")
+                return InputError(name, f"{quoted_name(key)}: give it only once")
         return None
 
     def read_form(self, args, name):
@@ -751,7 +747,7 @@ class Records(Field):
         return (None, errors) if errors else (records, [])
 
     def typed(self, args, name):
-        return [{member: text[:MAX_TEXT].replace("\x00", "\ufffd") for member, text in row.items()}
+        return [{member: without_nul(text[:MAX_TEXT]) for member, text in row.items()}
                 for row in self.row_texts(args, name)]
 
     def given(self, args, name):

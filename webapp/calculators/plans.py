@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from ..errors import ParameterError
+from ..errors import ParameterError, quoted_name, without_nul
 from .calculator import AFTER, FORM_PROBLEM, NEXT, Headline, working
 from .fields import MAX_TEXT, Errors
 
@@ -95,7 +95,7 @@ def read_plans(calc, args, count) -> list[Plan]:
     """Every plan of the page: answered when its parameters were submitted, else its empty form."""
     plans = []
     for letter, prefix in zip(LETTERS[:count], PREFIXES):
-        typed_name = args.get(prefix + NAME, "")[:NAME_LENGTH].replace("\x00", "\ufffd")  # no NUL on a page
+        typed_name = without_nul(args.get(prefix + NAME, "")[:NAME_LENGTH])
         name = typed_name.strip() or f"Plan {letter}"
         submitted = any(member.given(args, prefix + member.name) for member in calc.fields)
         if submitted:
@@ -161,8 +161,7 @@ def stray_parameter(calc, args) -> str:
     for key in args:
         if key in controls or reads(key.removeprefix(PREFIXES[_plan_of(key)])):
             continue
-        shown = key[:50].replace("\x00", "\ufffd")
-        return f"The address holds “{shown}”, which this calculator does not read: correct it or take it out"
+        return f"The address holds “{quoted_name(key)}”, which this calculator does not read: correct it or take it out"
     return ""
 
 
