@@ -421,3 +421,20 @@ def test_a_box_after_the_round_that_cannot_be_read_is_named_beside_it_and_nothin
     shown = response.get_data(as_text=True)
     assert re.search(r'id="e-after-defender_regulars">must be a whole number from 0 to 10</p>', shown)
     assert 'name="after-defender_regulars" value="x"' in shown
+
+
+def test_both_armies_too_large_are_each_named_beside_their_own_boxes(client):
+    query = {**ONE_ON_ONE, "attacker_regulars": "5", "attacker_elites": "7", "defender_regulars": "6",
+             "defender_elites": "8"}
+    response = client.get("/wotr/calc/battle?" + urlencode(query))
+    assert response.status_code == 400
+    shown = html.unescape(response.get_data(as_text=True))
+    for side in ("Attacker", "Defender"):
+        assert re.search(rf'id="e-{side.lower()}_regulars">{side} Regulars: regulars \+ elites from 1 to 10<', shown)
+    assert 'value="7"' in shown and 'value="8"' in shown  # what was typed is kept
+    assert 'class="result"' not in shown
+    api = client.get("/api/wotr/battle?" + urlencode(query))
+    assert api.status_code == 400 and api.get_json()["error"].startswith("attacker_regulars: ")
+    one_side = client.get("/wotr/calc/battle?" + urlencode({**query, "attacker_elites": "0"}))
+    assert 'id="e-attacker_regulars"' not in one_side.get_data(as_text=True)
+    assert 'id="e-defender_regulars"' in one_side.get_data(as_text=True)

@@ -404,11 +404,12 @@ class Calculator:
         if not errors:
             try:
                 result = self.run(values)
-            except InputError as error:  # what only the engine can judge, such as two fields together
-                if all(name in values for name in error.fields):
-                    errors.add(error)
-                else:
-                    errors.form = str(error)
+            except InputError as problem:  # what only the engine can judge, such as two fields together
+                for error in getattr(problem, "errors", (problem,)):
+                    if all(name in values for name in error.fields):
+                        errors.add(error)
+                    else:
+                        errors.form = str(error)
         return values, errors, raw, result
 
 

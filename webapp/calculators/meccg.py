@@ -260,11 +260,14 @@ SOURCE_LABELS = {
     "character": "Character points", "item": "Item points", "faction": "Faction points",
     "ally": "Ally points", "kill": "Kill points", "misc": "Miscellaneous points",
 }
-COUNT_LABELS = {
-    "dead_character_points": ("Points of dead key characters", "Taken from character points."),
-    "imprisoned_character_points": ("Points of imprisoned characters", "Taken from character points."),
+COUNT_LABELS = {  # (label, help, the few words a result's summary says)
+    "dead_character_points": ("Points of dead key characters", "Taken from character points.",
+                              "dead key characters' points"),
+    "imprisoned_character_points": ("Points of imprisoned characters", "Taken from character points.",
+                                    "imprisoned characters' points"),
     "duplicates_revealed_by_opponent": ("Duplicates the opponent reveals",
-                                        "Unique cards of yours the opponent shows a copy of; -1 each."),
+                                        "Unique cards of yours the opponent shows a copy of; -1 each.",
+                                        "duplicates revealed"),
 }
 RULESET_LABELS = {"seed": "Half rounded up", "council-of-elrond": ("Exact half", "Council of Elrond")}
 # What the empty form shows for each player's points
@@ -279,7 +282,7 @@ SCORED = (
               short=SOURCE_LABELS[name].removesuffix(" points").lower(), widget="number")
       for name in SOURCES),
     *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high, help=COUNT_LABELS[name][1],
-              more=True)
+              short=COUNT_LABELS[name][2], more=True)
       for name, (low, high) in PLAYER_COUNTS.items()),
     Boolean("avatar_eliminated", "Avatar eliminated", default=False, more=True),
 )

@@ -21,6 +21,23 @@ class InputError(ValueError):
         super().__init__(f"{', '.join(self.fields)}: {message}")
 
 
+class InputErrors(InputError):
+    """Several InputErrors found at once, each about its own fields (each side of a battle): it reads
+    as the first (the API says the first problem, as for any request), and a form shows each beside
+    its field (``errors``)."""
+
+    def __init__(self, errors):
+        first = errors[0]
+        super().__init__(first.field, first.message, *first.fields[1:], item=first.item, on_form=first.on_form)
+        self.errors = tuple(errors)
+
+
+def raise_any(errors) -> None:
+    """Raise the InputError in ``errors`` (a list), or InputErrors for several; nothing for none."""
+    if errors:
+        raise errors[0] if len(errors) == 1 else InputErrors(errors)
+
+
 def require_int(name: str, value, low: int, high: int) -> int:
     """Return value when it is a whole number in low..high, else raise InputError naming it."""
     # bool is a subclass of int, but True is not a number anyone means to type here

@@ -68,7 +68,7 @@ from functools import lru_cache
 from itertools import compress, count
 
 from . import wotr_combat
-from .inputs import InputError, require_bool, require_choice, require_int
+from .inputs import InputError, raise_any, require_bool, require_choice, require_int
 from .wotr_combat import approximately, combat_roll_weights, hit_text
 
 TERRAINS = ("field", "city", "fortification", "siege")
@@ -195,6 +195,17 @@ def _check_army(side, army):
     modifier_window(f"{side}_modifier_rounds", army.modifier_rounds)
     if army.replacement_regulars is not None:
         require_int(f"{side}_replacement_regulars", army.replacement_regulars, 0, MAX_REPLACEMENT_REGULARS)
+
+
+def _check_armies(attacker, defender):
+    """Check both Armies, each one's first problem named (both, when both are wrong)."""
+    problems = []
+    for side, army in (("attacker", attacker), ("defender", defender)):
+        try:
+            _check_army(side, army)
+        except InputError as problem:
+            problems.append(problem)
+    raise_any(problems)
 
 
 def _side(army):
@@ -1286,8 +1297,7 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
 def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after, siege_battles,
           exact, start_round):
     """The checked inputs of battle(), as the chain's cache key."""
-    _check_army("attacker", attacker)
-    _check_army("defender", defender)
+    _check_armies(attacker, defender)
     require_choice("terrain", terrain, TERRAINS)
     require_int("start_round", start_round, 1, MAX_ROUNDS)
     if rounds is not None:
