@@ -199,3 +199,31 @@ def test_the_print_sheets_trail_is_one_row_on_screen(phone, live_server, library
         assert trail["items"][1]["text"] == game.short_title
         assert trail["items"][-1]["text"].endswith("checklist")  # its whole name, though it may show cut short
     assert trail["pageWidth"] == trail["viewport"], f"{path}: the page scrolls sideways"
+
+
+LARGER_TEXT = ["/", "/wotr/", "/meccg/strikes", "/meccg/glossary", "/wotr/calc/battle", "/search?q=strike&game=meccg"]
+
+
+@pytest.mark.parametrize("path", LARGER_TEXT)
+def test_larger_text_makes_the_rules_larger_and_the_page_no_wider(browser, live_server, path):
+    # a reader who sets larger text (the root's font size) gets larger body text, and nothing runs off the side
+    # of a 390px phone (on a 320px one a breadcrumb link of a long game name is wider than the screen)
+    context = browser.new_context(viewport=PHONES["390x844"], device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  service_workers="block")
+    phone = context.new_page()
+    phone.goto(f"{live_server}{path}")
+    size = "parseFloat(getComputedStyle(document.body).fontSize)"
+    normal = phone.evaluate(size)
+    phone.evaluate("document.documentElement.style.fontSize = '150%'")
+    assert phone.evaluate(size) == pytest.approx(normal * 1.5)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= phone.viewport_size["width"]
+    context.close()
+
+
+def test_each_see_also_link_is_on_a_line_of_its_own(phone, live_server):
+    # no comma left alone on a line between two 44px links: the links are a list, each its own line
+    phone.goto(f"{live_server}/meccg/glossary#term-sideboard")
+    tops = phone.evaluate("""[...document.querySelectorAll('#term-sideboard .see li a')]
+                             .map((a) => a.getBoundingClientRect().top)""")
+    assert len(tops) >= 2 and tops == sorted(tops) and len(set(tops)) == len(tops)
+    assert "," not in phone.locator("#term-sideboard .see").inner_text().removeprefix("See also:")

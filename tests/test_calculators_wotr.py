@@ -438,3 +438,19 @@ def test_both_armies_too_large_are_each_named_beside_their_own_boxes(client):
     one_side = client.get("/wotr/calc/battle?" + urlencode({**query, "attacker_elites": "0"}))
     assert 'id="e-attacker_regulars"' not in one_side.get_data(as_text=True)
     assert 'id="e-defender_regulars"' in one_side.get_data(as_text=True)
+
+
+def test_an_empty_form_names_every_problem_in_one_go(client):
+    # the Armies are checked as soon as their own boxes read well, not only once the rest is right
+    blank = {name: "" for name in ONE_ON_ONE}
+    shown = html.unescape(client.get("/wotr/calc/battle?" + urlencode(blank)).get_data(as_text=True))
+    named = dict(re.findall(r'id="e-([a-z_]+)">([^<]*)<', shown))
+    assert named == {"attacker_regulars": "Attacker Regulars: regulars + elites from 1 to 10",
+                     "defender_regulars": "Defender Regulars: regulars + elites from 1 to 10",
+                     "terrain": "Where: required: choose one of the options"}
+    # a side whose own box is wrong is named for that box; the other side is still checked
+    shown = html.unescape(client.get("/wotr/calc/battle?" + urlencode({**blank, "attacker_regulars": "x"}))
+                          .get_data(as_text=True))
+    named = dict(re.findall(r'id="e-([a-z_]+)">([^<]*)<', shown))
+    assert named["attacker_regulars"] == "Attacker Regulars: must be a whole number from 0 to 10"
+    assert named["defender_regulars"] == "Defender Regulars: regulars + elites from 1 to 10"

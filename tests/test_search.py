@@ -550,6 +550,14 @@ def test_a_snippet_shows_the_sentence_that_best_answers_first(app):
     assert "<mark>Shadow</mark>" in str(shadow.snippet)
 
 
+def test_a_steps_letter_does_not_end_a_sentence(app):
+    # "If, in the f. Deal Damage part of a round, ..." is one sentence: no snippet ends at "the f."
+    for text, game, entry in (("damage", "meq", "meq:damage-monsters"), ("who goes first in a battle", "meq", None)):
+        for hit in top(app, text, game, 10).hits:
+            if entry is None or hit.id == entry:
+                assert not re.search(r"\b[a-z]\.…$", snippet_text(hit)), (hit.id, snippet_text(hit))
+
+
 @pytest.mark.parametrize("text, game", [
     ("are used-up heroes out of the game", "meq"),  # a verb and its particle in one hyphenated word
     ("run-away army", None),

@@ -120,6 +120,9 @@ class Calculator:
     page_working: Callable = None  # the working a page shows, when more than the engine's own (see working)
     apis: tuple = ()
     next_step: NextStep | None = None  # a result's way on to the next step (a battle's next round)
+    # ((field names, check), ...): a check of those fields together (values -> raises InputError), run
+    # as soon as they read well, so a form gives its problems in one go, not one after another
+    checks: tuple = ()
     data: str = ""  # a content data file of the calculator's game it reads (content/<game>/data/<data>.yaml)
     content: object = dataclasses.field(default=None, compare=False, repr=False)  # that file's values, once bound
 
@@ -401,16 +404,32 @@ class Calculator:
                     errors.pop(name)
                 values[member.name] = None if member.default is REQUIRED else member.default
         result = None
-        if not errors:
-            try:
-                result = self.run(values)
-            except InputError as problem:  # what only the engine can judge, such as two fields together
-                for error in getattr(problem, "errors", (problem,)):
-                    if all(name in values for name in error.fields):
-                        errors.add(error)
-                    else:
-                        errors.form = str(error)
+        if errors:
+            self.check_what_reads_well(values, errors)
+            return values, errors, raw, result
+        try:
+            result = self.run(values)
+        except InputError as problem:  # what only the engine can judge, such as two fields together
+            add_problems(problem, values, errors)
         return values, errors, raw, result
+
+    def check_what_reads_well(self, values, errors):
+        """Run each of ``checks`` whose fields read well, adding what it finds to ``errors``."""
+        for names, check in self.checks:
+            if not any(name in errors for name in names):
+                try:
+                    check(values)
+                except InputError as problem:
+                    add_problems(problem, values, errors)
+
+
+def add_problems(problem, values, errors):
+    """An engine's InputError (or InputErrors) in ``errors``: beside its fields, or about the form."""
+    for error in getattr(problem, "errors", (problem,)):
+        if all(name in values for name in error.fields):
+            errors.add(error)
+        else:
+            errors.form = str(error)
 
 
 @dataclass(frozen=True)

@@ -140,6 +140,11 @@ def army(values, side):
         replacement_regulars=values[f"{side}_replacement_regulars"])
 
 
+def army_check(side, fields):
+    """(the side's fields, the check of its Army as the engine makes it): see Calculator.checks."""
+    return tuple(member.name for member in fields), lambda values: wotr_battle.check_army(side, army(values, side))
+
+
 def battle(values):
     """The battle as the defender chooses to fight it; "compare" fights it standing and withdrawing.
 
@@ -342,11 +347,13 @@ BATTLE_RESULT = ("outcomes", "headline", "withdrew", "attacker_survivors", "defe
                  "expected_defender_to_reinforcements", "per_round", "expected_rounds", "sources", "start_round",
                  "hold_out_by_siege_battles")
 
+ATTACKER = army_fields("attacker", "Attacker", regulars=5, elites=1, leadership=1)
+DEFENDER = army_fields("defender", "Defender", regulars=3, elites=1, leadership=1)
 BATTLE = Calculator(
     id="wotr-battle", game="wotr", slug="battle", title="Whole battle odds",
+    checks=(army_check("attacker", ATTACKER), army_check("defender", DEFENDER)),
     form=(
-        Sides(Group("Attacker", army_fields("attacker", "Attacker", regulars=5, elites=1, leadership=1), summary=True),
-              Group("Defender", army_fields("defender", "Defender", regulars=3, elites=1, leadership=1), summary=True)),
+        Sides(Group("Attacker", ATTACKER, summary=True), Group("Defender", DEFENDER, summary=True)),
         Group("Battle", (
             Choice("terrain", "Where", example="field",
                    **choice_labels({terrain: TERRAIN_LABELS[terrain] for terrain in wotr_battle.TERRAINS}),

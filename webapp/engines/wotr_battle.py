@@ -179,7 +179,7 @@ def _window(spec, last_round):
     return None
 
 
-def _check_army(side, army):
+def check_army(side: str, army: Army) -> None:
     """Check one Army; errors name the field as the API and the form do (attacker_regulars, ...)."""
     if not isinstance(army, Army):
         raise InputError(side, "an Army")
@@ -197,12 +197,12 @@ def _check_army(side, army):
         require_int(f"{side}_replacement_regulars", army.replacement_regulars, 0, MAX_REPLACEMENT_REGULARS)
 
 
-def _check_armies(attacker, defender):
-    """Check both Armies, each one's first problem named (both, when both are wrong)."""
+def check_armies(attacker: Army, defender: Army) -> None:
+    """Check both Armies, each one's first problem named (both, when both are wrong): InputError."""
     problems = []
     for side, army in (("attacker", attacker), ("defender", defender)):
         try:
-            _check_army(side, army)
+            check_army(side, army)
         except InputError as problem:
             problems.append(problem)
     raise_any(problems)
@@ -1297,7 +1297,7 @@ def battle(attacker: Army, defender: Army, terrain: str = "field", rounds: int |
 def _plan(attacker, defender, terrain, rounds, attacker_ceases_at, siege_continue, withdraw_after, siege_battles,
           exact, start_round):
     """The checked inputs of battle(), as the chain's cache key."""
-    _check_armies(attacker, defender)
+    check_armies(attacker, defender)
     require_choice("terrain", terrain, TERRAINS)
     require_int("start_round", start_round, 1, MAX_ROUNDS)
     if rounds is not None:

@@ -17,7 +17,9 @@ from markupsafe import Markup, escape
 from ..content.vocabulary import WORD
 
 WIDTH = 180  # characters of rule text shown, about
-SENTENCE_START = re.compile(r"(?<=[.!?])\s+(?=[\"“(]?[A-Z0-9])")
+# a sentence ends at . ! or ?, but not at a lone small letter's point: a step's letter ("in the f. Deal
+# Damage part") or a short form ("e.g. The")
+SENTENCE_START = re.compile(r"(?<=[.!?])(?<!(?<![A-Za-z])[a-z]\.)\s+(?=[\"“(]?[A-Z0-9])")
 
 
 @lru_cache(maxsize=4096)
