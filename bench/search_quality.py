@@ -18,6 +18,8 @@ off in turn (its weight 0) and prints the held-back figures without it, how many
 questions it moves, and how many of the glossary's names and aliases asked alone ("combat") still
 find their term first. `--misses` lists the tuning questions that miss the top 3,
 `--tuning-failures` those whose first result does not answer them; held-back ones are never listed.
+`--explain "a question" [--game wotr]` prints why it ranks as it does (no question set is read): the
+parts search read, and each of the first 10 entries' weighted features and their sum.
 """
 from __future__ import annotations
 
@@ -229,6 +231,29 @@ def print_listed(table, args):
                 print(f"  {question.game}: {question.text!r} expects {', '.join(question.expect)}; got {', '.join(ids) or 'nothing'}")
 
 
+def explain(app, text, game=None):
+    """Print how a question is read and each of its first 10 entries' weighted features, as ranking.py
+    weighs them (meaning for the MEANING_POOL best by the rest)."""
+    from webapp.search.ranking import MEANING_POOL, rank, shares
+    from webapp.state import state_of
+
+    index = state_of(app).search
+    reading = index.read(text, game)
+    game = game or reading.game
+    found = [match for _, match in index.matches(reading, game)]
+    ranker = index.ranker
+    shares(found, index.entries.count.get(game, 0))
+    candidates = frozenset().union(*(match.found for match in found))
+    features = ranker.features(reading, found, game, candidates)
+    features["meaning"] = ranker.nearness_in_pool(reading, rank(features, ranker.weights, candidates)[:MEANING_POOL])
+    print(f"{text!r} in {game or 'every game'}: parts " +
+          "; ".join(f"{part.typed}" + (f" (rules: {', '.join(part.rules)})" if part.rules else "") for part in reading.parts))
+    for docnum in index.rank(reading, game)[0][:10]:
+        weighted = {name: weight * features[name].get(docnum, 0.0) for name, weight in ranker.weights.items()}
+        print(f"  {index.entries.id[docnum]:45} {sum(weighted.values()):6.3f}  " +
+              " ".join(f"{name} {value:+.2f}" for name, value in weighted.items() if value))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list the tuning questions missing the top 3")
@@ -238,11 +263,16 @@ def main(argv=None):
                         help="measure and print the tuning questions alone (while tuning: no held-back figure is seen)")
     parser.add_argument("--ablate", action="store_true",
                         help="rank the held-back questions with each feature off in turn")
+    parser.add_argument("--explain", metavar="QUESTION", help="why this question ranks as it does")
+    parser.add_argument("--game", help="the game to search with --explain (default: every game)")
     args = parser.parse_args(argv)
 
     from webapp import create_app
 
     app = create_app()
+    if args.explain:
+        explain(app, args.explain, args.game)
+        return
     questions = load_questions()
     if args.tuning_only:
         questions = [q for q in questions if not q.held_out]

@@ -18,7 +18,8 @@ from webapp.calculators import CALCULATORS
 from webapp.calculators.calculator import FORM_PROBLEM, Calculator, Group, check_blank
 from webapp.engines.inputs import InputError
 from webapp.calculators.fields import (MAX_TEXT, REQUIRED, Boolean, Choice, ChoiceList, Integer, IntegerList, Records,
-                                       RoundWindow, Text, When)
+                                       RoundWindow, Text, When, read_query)
+from webapp.state import get_calculators
 
 
 def page_url(calc):
@@ -595,3 +596,48 @@ def test_no_heading_is_repeated_under_itself(client, calculators):
                 r"<(h\d|legend|label|summary|figcaption|caption)\b[^>]*>(.*?)</\1>", page, re.S)]
             repeated = [first for first, second in zip(headings, headings[1:]) if first and first == second]
             assert repeated == [], (calc.id, repeated)
+
+
+class ReadValues(dict):
+    """A calculator's values that remember which of them its engine call read (``**values`` reads them all)."""
+
+    def __init__(self, values):
+        super().__init__(values)
+        self.read = set()
+
+    def __getitem__(self, name):
+        self.read.add(name)
+        return super().__getitem__(name)
+
+    def get(self, name, default=None):
+        self.read.add(name)
+        return super().get(name, default)
+
+    def _whole(self, *args):
+        raise AssertionError("the values were read whole, not field by field")
+
+    items = values = copy = __iter__ = _whole
+
+
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_every_field_a_form_shows_reaches_the_engine(app, calc_id):
+    # a field added to a form but never read by the calculation would still render, take input and pass
+    # the API's and the docs' checks; every field that applies to the example inputs must be read
+    with app.app_context():
+        calc = get_calculators()[calc_id]
+        values, errors, _ = read_query(calc.fields, MultiDict(calc.form_query()))
+        assert not errors
+        seen = ReadValues(values)
+        calc.run(seen)
+    assert calc.applying(values) - seen.read == set()
+
+
+def test_a_field_the_engine_does_not_read_is_found():
+    calc = Calculator(id="t-test", game="wotr", slug="test", title="Test", method="",
+                      form=(Integer("a", "A", default=0, minimum=0, maximum=5),
+                            Integer("b", "B", default=0, minimum=0, maximum=5)),
+                      compute=lambda values: values["a"] + 1)
+    values, errors, _ = read_query(calc.fields, MultiDict(calc.form_query()))
+    seen = ReadValues(values)
+    assert not errors and calc.run(seen) == 1
+    assert calc.applying(values) - seen.read == {"b"}

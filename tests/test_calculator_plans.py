@@ -188,3 +188,19 @@ def test_a_parameter_the_page_does_not_read_is_refused_not_read_as_blank(client,
     assert 'class="result"' not in text
     fixed = client.get(f"/wotr/calc/roll?{query.replace(stray + '=', meant + '=')}")
     assert fixed.status_code == 200 and 'class="result"' in fixed.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("calc_id, name, first, second, said", [
+    ("wotr-roll", "leadership", 2, 0, "Leadership 0"),
+    ("wotr-battle", "attacker_elites", 2, 0, "Elites 0"),
+    ("meccg-strike", "tapped", True, False, ": no"),
+])
+def test_a_plan_that_sets_a_count_back_to_0_or_a_switch_off_says_so(client, calculators, calc_id, name, first,
+                                                                     second, said):
+    calc = calculators[calc_id]
+    values = {**calc.prefill(), name: first}
+    query = [("plans", "2"), *calc.form_query(values), *calc.form_query({**values, name: second}, prefix="b-")]
+    page = client.get(page_url(calc), query_string=query).get_data(as_text=True)
+    plan_b = html.unescape(re.sub(r"<[^>]+>", "", re.findall(r'class="inputs-summary">(.*?)</p>', page, re.S)[1]))
+    assert "the same inputs" not in plan_b
+    assert said in plan_b.replace("\xa0", " "), plan_b

@@ -345,3 +345,15 @@ def test_a_bar_label_too_long_for_the_phone_goes_on_two_lines(client):
     for x, lines in two_lines:
         assert len(" ".join(lines)) * 8 > int(x), (x, lines)  # on one line it would not fit
         assert all(len(line) * 8 <= int(x) for line in lines), (x, lines)
+
+
+def test_council_inputs_line_names_each_count_in_a_few_lower_case_words(client):
+    p1 = {"character": 3, "dead_character_points": 2, "imprisoned_character_points": 1,
+          "duplicates_revealed_by_opponent": 1, "avatar_eliminated": True}
+    page = unescape(client.get("/meccg/calc/council?" + council_query(p1, {"character": 1})).get_data(as_text=True))
+    line = re.sub(r"<[^>]+>", "", re.search(r'class="inputs-summary">(.*?)</p>', page, re.S).group(1)).replace("\xa0", " ")
+    player_1 = line.split("Player 2:")[0]
+    for words in ("character 3", "dead key characters' points 2", "imprisoned characters' points 1",
+                  "duplicates revealed 1", "avatar eliminated"):
+        assert words in player_1, line
+    assert not re.search(r", [A-Z]", player_1), line  # no label in the form's capitals among them

@@ -423,6 +423,19 @@ def test_a_box_after_the_round_that_cannot_be_read_is_named_beside_it_and_nothin
     assert 'name="after-defender_regulars" value="x"' in shown
 
 
+def test_an_army_left_with_no_units_after_the_round_ends_the_battle_there(client):
+    form = next_step_form(page(client, CITY))
+    wiped = {"after-defender_regulars": "0", "after-defender_elites": "0"}
+    sent = form["hidden"] + [(name, wiped.get(name, text)) for name, text in form["boxes"].items()] + \
+        [("next_step", "1")]
+    response = client.get("/wotr/calc/battle", query_string=sent)
+    assert response.status_code == 200  # no next round to move on to: the answer stands, and the box says why
+    shown = response.get_data(as_text=True)
+    assert re.search(r'id="e-after-defender_regulars">no defender Army units are left, so the battle is over</p>',
+                     shown)
+    assert not re.search(r'id="e-after-attacker_regulars"', shown)
+
+
 def test_both_armies_too_large_are_each_named_beside_their_own_boxes(client):
     query = {**ONE_ON_ONE, "attacker_regulars": "5", "attacker_elites": "7", "defender_regulars": "6",
              "defender_elites": "8"}

@@ -126,3 +126,15 @@ def test_the_search_features_and_weights_are_documented_as_the_ranker_has_them()
     rows = table_rows(docs_section("search.md", "Ranking"), r"`[a-z_]+`")
     documented = {backticked(cells[0])[0]: float(cells[1]) for cells in rows if len(cells) == 3}
     assert documented == WEIGHTS
+
+
+def test_the_testing_docs_name_every_test_file_and_no_other():
+    """docs/testing.md's table names each tests/test_*.py, by name or by a pattern (`test_browser_*.py`,
+    `test_calculators_<game>.py`), and every name or pattern there matches a file."""
+    from fnmatch import fnmatch
+
+    named = {name.replace("<game>_<calculator>", "*").replace("<game>", "*")
+             for name in re.findall(r"`(test_[^`]*\.py)`", DOCS["testing.md"])}
+    files = {path.name for path in (PROJECT_ROOT / "tests").glob("test_*.py")}
+    assert {name for name in files if not any(fnmatch(name, pattern) for pattern in named)} == set()
+    assert {pattern for pattern in named if not any(fnmatch(name, pattern) for name in files)} == set()

@@ -79,6 +79,8 @@ class NextStep:
     fields: tuple  # the names of the fields the player sets (counts of a Sides table)
     button: Callable  # the values answered -> what the button says ("Fight round 2")
     values: Callable  # (the values answered, the fields as they now stand) -> the next setup; None: no next step
+    # the fields as they now stand -> {field: why no next step follows from them} ("the battle is over")
+    ends: Callable = lambda now: {}
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,7 @@ class Calculator:
         error)] per side)], each box showing what was typed there, else the value just answered."""
         fields = self.next_step.fields
         sides = next(block for block in self.layout if isinstance(block, Sides))
+        ended = self.next_step_ends(args)
         rows = []
         for label, cells in self.table_rows(sides):
             boxes = []
@@ -249,13 +252,24 @@ class Calculator:
                 text = args.get(name, member.form_value(values.get(member.name)))
                 try:
                     member.parse_text(text, member.name)
-                    error = ""
+                    error = ended.get(member.name, "")
                 except InputError as problem:
                     error = problem.message
                 boxes.append((member, name, text, error))
             if any(boxes):
                 rows.append((label, boxes))
         return rows
+
+    def next_step_ends(self, args) -> dict:
+        """After the next step's button, {field: why no next step follows} when its boxes read well but
+        say the situation is over (an Army with no units left); else {}."""
+        if self.next_step is None or NEXT not in args:
+            return {}
+        try:
+            now = {name: self.field(name).parse_text(args.get(AFTER + name, ""), name) for name in self.next_step.fields}
+        except InputError:
+            return {}
+        return self.next_step.ends(now)
 
     def next_query(self, args) -> list | None:
         """After the next step's button: the parameters of the setup to answer next, or None when the
@@ -269,7 +283,7 @@ class Calculator:
                 now[name] = self.field(name).parse_text(args.get(AFTER + name, ""), name)
             except InputError:
                 wrong = True
-        if errors or result is None or wrong:
+        if errors or result is None or wrong or self.next_step.ends(now):
             return None
         following = self.next_step.values(values, now)
         return None if following is None else self.form_query(following)
@@ -343,12 +357,20 @@ class Calculator:
 
     def summary(self, values, applying, unlike=None, blanks=frozenset()) -> list:
         """The inputs a result was worked out from, each in a few words, for a one-line summary;
-        with ``unlike`` (another plan's field_summaries), only what differs from it."""
+        with ``unlike`` (another plan's field_summaries), only what differs from it, a count set back
+        to 0 or a switch turned off included ("Leadership 0")."""
         texts_by_name = self.field_summaries(values, applying, blanks)
         parts = []
         for group in self.groups:
-            texts = [texts_by_name[member.name] for member in group.fields if texts_by_name.get(member.name)
-                     and (unlike is None or texts_by_name[member.name] != unlike.get(member.name))]
+            texts = []
+            for member in group.fields:
+                text = texts_by_name.get(member.name)
+                if unlike is not None and member.name in texts_by_name and text != unlike.get(member.name):
+                    text = text or member.summary_as_set(values.get(member.name))
+                elif unlike is not None:
+                    continue
+                if text:
+                    texts.append(text)
             if group.summary and texts:
                 parts.append(f"{group.legend}: {', '.join(texts)}")
             else:

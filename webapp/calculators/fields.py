@@ -293,6 +293,11 @@ class Field:
         words = self.words(value)
         return f"{self.short or self.label}{self.summary_joiner}{words}" if words else ""
 
+    def summary_as_set(self, value) -> str:
+        """The value in a summary even where ``summary`` leaves it out (a count at 0): how a later plan
+        says it set back what the first plan had."""
+        return self.summary(value) or f"{self.short or self.label}{self.summary_joiner}{self.form_value(value) or 'none'}"
+
     def summary_of_blank(self) -> str:
         """The field left blank, in a result's summary: the 0 (or none) it stood for."""
         return f"{self.short or self.label}{self.summary_joiner}{self.form_value(self.default) or 'none'}"
@@ -395,6 +400,9 @@ class Boolean(Field):
 
     def summary(self, value):
         return (self.short or self.label) if value else ""
+
+    def summary_as_set(self, value):
+        return self.summary(value) or f"{self.short or self.label}: no"
 
 
 def choice_labels(labels: dict) -> dict:

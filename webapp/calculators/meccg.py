@@ -284,7 +284,7 @@ SCORED = (
     *(Integer(name, COUNT_LABELS[name][0], default=0, minimum=low, maximum=high, help=COUNT_LABELS[name][1],
               short=COUNT_LABELS[name][2], more=True)
       for name, (low, high) in PLAYER_COUNTS.items()),
-    Boolean("avatar_eliminated", "Avatar eliminated", default=False, more=True),
+    Boolean("avatar_eliminated", "Avatar eliminated", default=False, short="avatar eliminated", more=True),
 )
 DECK_EXHAUSTIONS = Integer("deck_exhaustions", "Times the play deck has run out", default=None,
                            blank="run-outs not given", minimum=0, maximum=MAX_DECK_EXHAUSTIONS, short="deck run out",

@@ -190,6 +190,12 @@ def after_round(values, now):
     return following
 
 
+def battle_over(now):
+    """{the side's Regulars box: the battle is over} for an Army with no units left after the round."""
+    return {f"{side}_regulars": f"no {side} Army units are left, so the battle is over"
+            for side in ("attacker", "defender") if now[f"{side}_regulars"] + now[f"{side}_elites"] == 0}
+
+
 NEXT_ROUND = NextStep(
     title="After this round",
     help="The Armies as they stand now: − for each unit lost (an Elite downgraded: one Elite less, one Regular "
@@ -197,6 +203,7 @@ NEXT_ROUND = NextStep(
     fields=("attacker_regulars", "attacker_elites", "defender_regulars", "defender_elites"),
     button=lambda values: f"Fight round {(values['start_round'] or 1) + 1}",
     values=after_round,
+    ends=battle_over,
 )
 
 

@@ -6,7 +6,7 @@
    file checked against the hash its installer recorded): the app's requirements and theirs,
    as they apply to Pyodide's Python, without the server's compression.
 3. The app itself: the webapp package, its templates, static files and content, laid out as
-   the server has them, the content's YAML parsed ahead of time (content/parsed.py) and the
+   the server has them, the content's YAML parsed ahead of time (webapp/content/parsed.py) and the
    search index built here, saved under the app's build fingerprint (SearchIndex.saved).
 4. compiling.py, run in Pyodide under Node (build.mjs), compiles all of it to bytecode, packs
    the archives and starts the app from them once; the build fails unless that app has the
