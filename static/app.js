@@ -8,7 +8,8 @@
   if (!input || !box || !window.fetch) return;
   var timer = null, lastQuery = "", controller = null;
 
-  function clear() { box.hidden = true; box.textContent = ""; }
+  // hidden and forgotten: the same words typed again are looked up again
+  function clear() { box.hidden = true; box.textContent = ""; lastQuery = ""; }
 
   // The snippet as text nodes, with its <mark> runs as <mark> elements: nothing else is parsed.
   function markedText(snippet) {

@@ -139,8 +139,14 @@
       });
       record.hidden = true;
       renumber(list);
-      var next = list.querySelector("[data-record]:not([hidden]) input");
-      (next || list.parentNode.querySelector("[data-add-record]")).focus();
+      // focus stays where the card was: on the next card's (else the one before's) Remove button, which
+      // opens no keyboard and does not move the page; with no card left, on Add
+      var shown = function (other) { return other.matches("[data-record]") && !other.hidden; };
+      var near = record.nextElementSibling, back = record.previousElementSibling;
+      while (near && !shown(near)) near = near.nextElementSibling;
+      while (!near && back && !shown(back)) back = back.previousElementSibling;
+      var target = near || back;
+      (target ? target.querySelector("[data-remove-record]") : list.parentNode.querySelector("[data-add-record]")).focus();
     });
     enhanceSteppers(record);
   }

@@ -578,3 +578,23 @@ def test_the_results_to_reroll_with_a_battle_roll(phone, live_server, shots, fil
     phone.locator("#f-reroll_results-exchange").scroll_into_view_if_needed()
     expect(phone.locator("#f-reroll_results-exchange")).not_to_be_checked()
     phone.screenshot(path=str(shots / "fotf-battle-reroll-choice-form-dark.png"))
+
+
+def test_removing_a_card_keeps_the_place_and_opens_no_keyboard(phone, live_server, fill_examples):
+    phone.goto(f"{live_server}/wotr-cards/calc/combat")
+    fill_examples(phone, "wotr-cards-combat")
+    cards = phone.locator("[data-records='defenders'] [data-record]:visible")
+    phone.get_by_role("button", name="Add a card").last.click()
+    second = cards.nth(1)
+    second.scroll_into_view_if_needed()
+    scrolled = phone.evaluate("window.scrollY")
+    second.get_by_role("button", name="Remove this card").click()
+    # focus on the next card's Remove button (not a box: no keyboard), and the page where it was
+    focused = phone.evaluate("[document.activeElement.hasAttribute('data-remove-record'), "
+                             "document.activeElement.closest('[data-record]').querySelector('input').id]")
+    assert focused[0] and focused[1].startswith("f-defenders-3-"), focused
+    assert abs(phone.evaluate("window.scrollY") - scrolled) < 150
+    # the last card removed: focus goes back to the card before it
+    cards.last.get_by_role("button", name="Remove this card").click()
+    assert phone.evaluate("document.activeElement.closest('[data-record]').querySelector('input').id").startswith(
+        "f-defenders-3-")

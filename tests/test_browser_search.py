@@ -42,3 +42,15 @@ def test_search_as_you_type_answers_a_long_question_and_says_when_it_was_cut(pag
     expect(note).to_have_text(re.compile(rf"^Only the first {MAX_QUERY_CHARS:,} characters of the question were read "
                                          r"\(it has [\d,]+\)\.$"), use_inner_text=True)
     expect(page.locator("#live-results li").first).to_be_visible()
+
+
+def test_the_same_words_typed_again_after_clearing_the_box_show_suggestions_again(page, live_server):
+    page.goto(live_server + "/")
+    box, shown = page.locator("#site-search"), page.locator("#live-results")
+    box.press_sequentially("retreat", delay=20)
+    expect(shown.locator("a").first).to_be_visible()
+    box.fill("")
+    box.press("Backspace")  # an input event with the box empty
+    expect(shown).to_be_hidden()
+    box.press_sequentially("retreat", delay=20)
+    expect(shown.locator("a").first).to_be_visible()

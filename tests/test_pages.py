@@ -64,6 +64,21 @@ def test_search_page_shows_hits_with_deep_links(client):
     assert 'href="/wotr/combat-dice#leader-reroll"' in html
 
 
+def test_search_page_offers_more_results_than_it_shows_first(client):
+    from webapp.search import LIMIT_MAX, PAGE_LIMIT
+
+    html = client.get("/search?q=who+goes+first+in+a+battle&game=meq").get_data(as_text=True)
+    total = int(re.search(r'class="result-count">(\d+) results, the best (\d+) here<', html).group(1))
+    assert total > LIMIT_MAX and html.count('class="hit-title"') == PAGE_LIMIT
+    more = re.search(r'class="more-results"><a href="([^"]+)">Show the best (\d+)</a>', html)
+    assert int(more.group(2)) == LIMIT_MAX
+    longer = client.get(more.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert longer.count('class="hit-title"') == LIMIT_MAX and 'class="more-results"' not in longer
+    few = client.get("/search?q=sideboard&game=meccg").get_data(as_text=True)  # fewer than a page: all shown
+    total = int(re.search(r'class="result-count">(\d+) results<', few).group(1))
+    assert total == few.count('class="hit-title"') < PAGE_LIMIT and 'class="more-results"' not in few
+
+
 def test_search_page_with_unknown_game_says_so(client):
     response = client.get("/search?q=hope&game=narnia")
     assert response.status_code == 400  # as a calculator's page answers input it cannot take

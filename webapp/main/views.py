@@ -3,7 +3,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 
 from ..errors import ParameterError
 from ..pages import cached_page
-from ..search import PAGE_LIMIT, SearchInputError, read_search_input, search
+from ..search import LIMIT_MAX, PAGE_LIMIT, SearchInputError, read_search_input, search
 from ..state import get_game_or_404, get_library
 from .glossary import by_letter
 
@@ -27,7 +27,10 @@ def search_page():
         asked, problem = error.typed, error
     results = search(asked.text, game=asked.game, limit=asked.limit) if asked.text.strip() and not problem else None
     game = "" if problem and problem.field == "game" else asked.game or ""  # an unknown game is only in its message
-    return render_template("search.html", q=asked.text, game=game, results=results, problem=problem,
+    more = results is not None and len(results.hits) < min(results.total, LIMIT_MAX)  # up to LIMIT_MAX on one page
+    more_url = url_for("main.search_page", q=asked.text, game=game or None, limit=LIMIT_MAX) if more else ""
+    return render_template("search.html", q=asked.text, game=game, results=results, problem=problem, more_url=more_url,
+                           shown_most=min(results.total, LIMIT_MAX) if more else 0,
                            games=get_library().games.values()), 400 if problem else 200
 
 
