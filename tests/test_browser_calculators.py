@@ -364,7 +364,7 @@ def test_a_box_of_a_fixed_list_and_a_card_refuse_bad_input(phone, live_server, f
     # only the bad box is marked, and the message names it
     assert [phone.locator(f"#f-sauron_to_finale-{box}").get_attribute("aria-invalid") for box in (1, 2, 3)] == \
         [None, "true", None]
-    assert "(marker 2 is not)" in phone.locator("#e-sauron_to_finale").inner_text()
+    assert "(marker 2 is x)" in phone.locator("#e-sauron_to_finale").inner_text()
     colours = [phone.locator(f"#f-sauron_to_finale-{box}").evaluate("e => getComputedStyle(e).borderTopColor")
                for box in (1, 2, 3)]
     assert colours[0] == colours[2] != colours[1], colours

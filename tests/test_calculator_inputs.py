@@ -148,7 +148,7 @@ def test_a_box_of_a_fixed_list_keeps_what_was_typed(client, calculators):
     query = replaced(calc.form_query(), "sauron_to_finale", [("sauron_to_finale", text) for text in ("10", "x", "14")])
     shown = client.get(page_url(calc), query_string=query).get_data(as_text=True)
     assert error_text(shown, "sauron_to_finale") == ("Sauron's markers: spaces to the Finale: must be 3 whole numbers "
-                                                     "from 0 to 50, one per marker (marker 2 is not)")
+                                                     "from 0 to 50, one per marker (marker 2 is x)")
     assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', shown) == ["10", "x", "14"]
     # only the bad box is marked, and the list at the top links to it
     boxes = re.findall(r'<input id="f-sauron_to_finale-(\d)"[^>]*>', shown)

@@ -603,7 +603,7 @@ class IntegerList(Field):
                 if self.count is None:
                     raise self.refusal(path)
                 # one box per number: say which, so the form marks that box alone
-                got = "is blank" if not part.strip() else "is not"
+                got = "is blank" if not part.strip() else f"is {quoted_name(part.strip())}"
                 raise InputError(path, f"must be {self.allowed()} ({self.item} {number} {got})", item=number)
         return self.check_length(numbers, path)
 
