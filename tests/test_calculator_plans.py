@@ -87,6 +87,22 @@ def test_adding_a_plan_copies_the_last_one_into_the_permalink(client, calculator
     assert texts(again.get_data(as_text=True), "headline comparison")[0].startswith("Stand: ")
 
 
+@pytest.mark.parametrize("calc_id", CALCULATORS)
+def test_comparing_from_an_untouched_form_gives_two_empty_forms_and_no_error(client, calculators, calc_id):
+    # every box left empty, as a fresh form sends them: no plan is answered, nor any box refused, until asked
+    calc = calculators[calc_id]
+    blank = [(name, "") for name, _ in calc.form_query()]
+    response = client.get(page_url(calc), query_string=blank + [("add_plan", "1")])
+    assert response.status_code == 303 and urlsplit(response.headers["Location"]).query == "plans=2"
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'id="inputs-a"' in page and 'id="inputs-b"' in page
+    assert 'class="field-error"' not in page and 'class="result"' not in page
+    # a plan with something typed is kept as typed, its empty boxes too
+    typed = calc.form_query()
+    response = client.get(page_url(calc), query_string=typed + [("add_plan", "1")])
+    assert parse_qsl(urlsplit(response.headers["Location"]).query, keep_blank_values=True)[1:len(typed) + 1] == typed
+
+
 @pytest.mark.parametrize("calc_id", ["wotr-battle", "wotr-cards-combat", "meccg-council"])
 def test_adding_a_plan_keeps_only_the_calculators_own_parameters(client, calculators, calc_id):
     """Parameters no field reads are left out of the permalink, however many: it stays a request nginx takes."""

@@ -168,7 +168,8 @@ def stray_parameter(calc, args) -> str:
 def edited_query(calc, args) -> tuple[list, str] | None:
     """(the permalink's parameters, the id of the inputs to land on) after an add or remove button,
     or None when none was pressed. Only the calculator's own parameters are kept, and a permalink too
-    long to follow is a ParameterError."""
+    long to follow is a ParameterError. A plan whose boxes are all empty stays an empty form: not yet
+    submitted, so it is not answered (nor its required boxes refused) before the player asks."""
     if not any(edit in args for edit in EDITS):
         return None
     count, _ = plan_count(args)
@@ -179,7 +180,7 @@ def edited_query(calc, args) -> tuple[list, str] | None:
         name = key.removeprefix(PREFIXES[plan])
         if reads(name):
             by_plan[plan].append((name, value[:MAX_TEXT]))
-    kept = by_plan[:count]
+    kept = [pairs if any(value.strip() for _, value in pairs) else [] for pairs in by_plan[:count]]
     removed = args.get("remove_plan", "")
     landing = len(kept) - 1  # a button that changes nothing: the last plan's inputs, where the buttons are
     if removed and removed in LETTERS[1:count]:
