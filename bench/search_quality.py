@@ -234,21 +234,16 @@ def print_listed(table, args):
 def explain(app, text, game=None):
     """Print how a question is read and each of its first 10 entries' weighted features, as ranking.py
     weighs them (meaning for the MEANING_POOL best by the rest)."""
-    from webapp.search.ranking import MEANING_POOL, rank, shares
     from webapp.state import state_of
 
     index = state_of(app).search
     reading = index.read(text, game)
     game = game or reading.game
-    found = [match for _, match in index.matches(reading, game)]
     ranker = index.ranker
-    shares(found, index.entries.count.get(game, 0))
-    candidates = frozenset().union(*(match.found for match in found))
-    features = ranker.features(reading, found, game, candidates)
-    features["meaning"] = ranker.nearness_in_pool(reading, rank(features, ranker.weights, candidates)[:MEANING_POOL])
+    ranked, features = ranker.ranked_with_features(reading, [match for _, match in index.matches(reading, game)], game)
     print(f"{text!r} in {game or 'every game'}: parts " +
           "; ".join(f"{part.typed}" + (f" (rules: {', '.join(part.rules)})" if part.rules else "") for part in reading.parts))
-    for docnum in index.rank(reading, game)[0][:10]:
+    for docnum in ranked[:10]:
         weighted = {name: weight * features[name].get(docnum, 0.0) for name, weight in ranker.weights.items()}
         print(f"  {index.entries.id[docnum]:45} {sum(weighted.values()):6.3f}  " +
               " ".join(f"{name} {value:+.2f}" for name, value in weighted.items() if value))

@@ -260,30 +260,30 @@ class Calculator:
                 rows.append((label, boxes))
         return rows
 
+    def next_step_boxes(self, args) -> dict | None:
+        """After the next step's button, its boxes as they read ({field: value}); None when the button was
+        not pressed or a box cannot be read."""
+        if self.next_step is None or NEXT not in args:
+            return None
+        try:
+            return {name: self.field(name).parse_text(args.get(AFTER + name, ""), name) for name in self.next_step.fields}
+        except InputError:
+            return None
+
     def next_step_ends(self, args) -> dict:
         """After the next step's button, {field: why no next step follows} when its boxes read well but
         say the situation is over (an Army with no units left); else {}."""
-        if self.next_step is None or NEXT not in args:
-            return {}
-        try:
-            now = {name: self.field(name).parse_text(args.get(AFTER + name, ""), name) for name in self.next_step.fields}
-        except InputError:
-            return {}
-        return self.next_step.ends(now)
+        now = self.next_step_boxes(args)
+        return {} if now is None else self.next_step.ends(now)
 
     def next_query(self, args) -> list | None:
         """After the next step's button: the parameters of the setup to answer next, or None when the
         button was not pressed, the values answered or the boxes cannot be read (the page then says why)."""
-        if self.next_step is None or NEXT not in args:
+        now = self.next_step_boxes(args)
+        if now is None:
             return None
         values, errors, _, result = self.answer(args)
-        now, wrong = {}, False
-        for name in self.next_step.fields:
-            try:
-                now[name] = self.field(name).parse_text(args.get(AFTER + name, ""), name)
-            except InputError:
-                wrong = True
-        if errors or result is None or wrong or self.next_step.ends(now):
+        if errors or result is None or self.next_step.ends(now):
             return None
         following = self.next_step.values(values, now)
         return None if following is None else self.form_query(following)
@@ -365,10 +365,10 @@ class Calculator:
             texts = []
             for member in group.fields:
                 text = texts_by_name.get(member.name)
-                if unlike is not None and member.name in texts_by_name and text != unlike.get(member.name):
+                if unlike is not None:
+                    if member.name not in texts_by_name or text == unlike.get(member.name):
+                        continue
                     text = text or member.summary_as_set(values.get(member.name))
-                elif unlike is not None:
-                    continue
                 if text:
                     texts.append(text)
             if group.summary and texts:

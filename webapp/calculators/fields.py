@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import KW_ONLY, dataclass, replace
+from functools import cached_property
 
 from ..engines.inputs import InputError
 from ..errors import quoted_name, without_nul
@@ -293,14 +294,18 @@ class Field:
         words = self.words(value)
         return f"{self.short or self.label}{self.summary_joiner}{words}" if words else ""
 
+    def stated(self, value) -> str:
+        """The value in a summary's words, a 0 (or none) too."""
+        return f"{self.short or self.label}{self.summary_joiner}{self.form_value(value) or 'none'}"
+
     def summary_as_set(self, value) -> str:
         """The value in a summary even where ``summary`` leaves it out (a count at 0): how a later plan
         says it set back what the first plan had."""
-        return self.summary(value) or f"{self.short or self.label}{self.summary_joiner}{self.form_value(value) or 'none'}"
+        return self.summary(value) or self.stated(value)
 
     def summary_of_blank(self) -> str:
         """The field left blank, in a result's summary: the 0 (or none) it stood for."""
-        return f"{self.short or self.label}{self.summary_joiner}{self.form_value(self.default) or 'none'}"
+        return self.stated(self.default)
 
     def left_blank(self, args, name: str) -> bool:
         """Whether a form or query string left this count blank (or out), so it stood for its zero."""
@@ -401,7 +406,7 @@ class Boolean(Field):
     def summary(self, value):
         return (self.short or self.label) if value else ""
 
-    def summary_as_set(self, value):
+    def stated(self, value):
         return self.summary(value) or f"{self.short or self.label}: no"
 
 
@@ -712,7 +717,7 @@ class Records(Field):
             return None
         return int(number)
 
-    @property
+    @cached_property
     def member_names(self) -> tuple:
         return tuple(member.name for member in self.fields)
 

@@ -27,11 +27,11 @@ def search_page():
         asked, problem = error.typed, error
     results = search(asked.text, game=asked.game, limit=asked.limit) if asked.text.strip() and not problem else None
     game = "" if problem and problem.field == "game" else asked.game or ""  # an unknown game is only in its message
-    more = results is not None and len(results.hits) < min(results.total, LIMIT_MAX)  # up to LIMIT_MAX on one page
-    more_url = url_for("main.search_page", q=asked.text, game=game or None, limit=LIMIT_MAX) if more else ""
+    most = min(results.total, LIMIT_MAX) if results is not None else 0  # the most one page shows
+    more_url = (url_for("main.search_page", q=asked.text, game=game or None, limit=LIMIT_MAX)
+                if results is not None and len(results.hits) < most else "")
     return render_template("search.html", q=asked.text, game=game, results=results, problem=problem, more_url=more_url,
-                           shown_most=min(results.total, LIMIT_MAX) if more else 0,
-                           games=get_library().games.values()), 400 if problem else 200
+                           shown_most=most, games=get_library().games.values()), 400 if problem else 200
 
 
 @bp.route("/<game:game_id>/")

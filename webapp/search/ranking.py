@@ -144,15 +144,19 @@ class Ranker:
     def rank(self, reading, matches, game):
         """The docnums ``matches`` found, best first: by every feature but meaning, then the first
         MEANING_POOL again with it too."""
+        return self.ranked_with_features(reading, matches, game)[0]
+
+    def ranked_with_features(self, reading, matches, game):
+        """(``rank``'s docnums, {feature name: {docnum: value}} they were ranked by)."""
         shares(matches, self.entries.count.get(game, 0))
         candidates = frozenset().union(*(m.found for m in matches))
         features = self.features(reading, matches, game, candidates)
         ranked = rank(features, self.weights, candidates)
         if not self.weights.get("meaning") or self.vectors is None:
-            return ranked
+            return ranked, features
         pool = ranked[:MEANING_POOL]
         features["meaning"] = self.nearness_in_pool(reading, pool)
-        return rank(features, self.weights, pool) + ranked[MEANING_POOL:]
+        return rank(features, self.weights, pool) + ranked[MEANING_POOL:], features
 
     def nearness_in_pool(self, reading, pool):
         """{docnum: how near the question comes to it in meaning, from 0 (the farthest of the pool) to
