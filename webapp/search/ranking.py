@@ -22,16 +22,16 @@ from .meaning import nearness, unpacked
 
 WEIGHTS = {
     "rules": 1.5,  # the share of the question the entry's own words match: title, aliases, body, the titles it sits in
-    "asked": 0.6,  # the share of the question that the questions asked of it match, each part where any one does
+    "asked": 1.8,  # the share of the question that the questions asked of it match, each part where any one does
     "score": 0.3,  # its Whoosh (BM25F) score in its own words, against the best entry's
     "every_part": 0.5,  # it matches every part of the question
     "title": 0.3,  # the question says all of its title: how much of the question that title is
-    "definition": 0.85,  # a glossary entry that a term asked alone names ("combat", "what is combat")
+    "definition": 2.0,  # a glossary entry that a term asked alone names ("combat", "what is combat")
     "term_for_question": -0.6,  # a glossary entry, for a question (the rule answers it)
     "section_for_question": -0.3,  # a whole section, for a question
     "calculator_asked": 1.0,  # a calculator the question asks for (odds, score)
-    "game_fit": 0.25,  # without a game filter: how well the entry's game answers the question
-    "meaning": 1.0,  # of the MEANING_POOL best by the rest: how near the question comes to it in meaning
+    "game_fit": 0.5,  # without a game filter: how well the entry's game answers the question
+    "meaning": 0.5,  # of the MEANING_POOL best by the rest: how near the question comes to it in meaning
 }
 MEANING_POOL = 30  # entries ranked again with their meaning (meaning.py): those best by the other features
 RARITY = 0.5  # 0 would weigh all words alike, 1 by their full inverse document frequency
