@@ -164,6 +164,9 @@ def test_combat_page_path_permalink(client):
     html = response.get_data(as_text=True)
     # the same fight as test_path_combat_api_by_hand, entered card by card and numbered from 1
     assert "The Free Peoples win the path and score 2; 2 defending cards eliminated." in html
+    blank = client.get("/wotr-cards/calc/combat?" + combat_query(defenders=PATH["defenders"], shadow_attack_icons="5",
+                                                                  path_points="")).get_data(as_text=True)
+    assert "The Free Peoples win the path; 2 defending cards eliminated." in blank
     assert fates(html) == [("eliminated", "1"), ("eliminated", "2"), ("cycled", "3")]
     assert "The Free Peoples eliminate card 1 (2 defence icons), cancelling 2" in html
     assert "card 0" not in html
@@ -175,6 +178,9 @@ def test_combat_page_battleground_permalink(client):
     html = response.get_data(as_text=True)
     # the same fight as test_battleground_combat_api_by_hand
     assert "The Shadow wins the battleground, worth 3; 2 defending cards eliminated." in html
+    # with its victory points left blank, no score of 0 is claimed for it
+    blank = client.get("/wotr-cards/calc/combat?" + combat_query(combat="battleground", points="")).get_data(as_text=True)
+    assert "The Shadow wins the battleground; 2 defending cards eliminated." in blank
     assert "5 (3 attack icons + 2 leadership; 3 leadership not counted)" in html
     assert "Attacker 2 adds 2 leadership" in html
 

@@ -120,14 +120,16 @@ def combat(values):
 def combat_headline(result):
     lost = len(result["eliminated"])
     cards = f"; {counted(lost, 'defending card')} eliminated" if result["cards"] else ""
+    # victory points left blank count 0, so a score of 0 is not said: it may be points nobody entered
     if result["combat"] == "path":
         if result["winner"] == "free-peoples":
-            return Headline(f"The Free Peoples win the path and score {result['free_peoples_points']}{cards}.")
+            points = result["free_peoples_points"]
+            return Headline(f"The Free Peoples win the path{f' and score {points}' if points else ''}{cards}.")
         return Headline(f"The Shadow wins the path and scores {result['shadow_corruption']} corruption{cards}.")
     team = TEAM_NAMES[result["winning_team"]]
     points = result["free_peoples_points"] or result["shadow_points"]
-    return Headline(f"{team} win{'s' if result['winning_team'] == 'shadow' else ''} the battleground, "
-                    f"worth {points}{cards}.")
+    return Headline(f"{team} win{'s' if result['winning_team'] == 'shadow' else ''} the battleground"
+                    f"{f', worth {points}' if points else ''}{cards}.")
 
 
 def combat_key(result, first):
