@@ -226,11 +226,28 @@ def test_player_words_are_searched_as_the_rules_words_and_said(app, client):
     assert results.hits[0].id in ("wotr:defender-may-retreat", "wotr:retreat", "wotr:term-retreat")
     assert [(r.typed, r.rules) for r in results.rewrites] == [("run away", ("retreat",))]
     page = client.get("/search", query_string={"q": "can the defender run away", "game": "wotr"}).get_data(as_text=True)
-    assert "Showing rules for <strong>retreat</strong>, from “run away”." in page
+    assert "Also searched for the rules' words <strong>retreat</strong> for “run away”." in page
     body = client.get("/api/search", query_string={"q": "orcs", "game": "fotf"}).get_json()
     assert body["rewrites"] == [{"from": "orcs", "to": ["shadow troops"]}]
     assert body["results"][0]["id"] in ("fotf:shadow-troop", "fotf:reinforce-add", "fotf:setup-shadow-troops")
     assert top(app, "retreat", "wotr").rewrites == ()  # the rules' own word is not rewritten
+
+
+
+def test_a_long_questions_rewrites_are_said_three_at_most(app, client):
+    question = "the orcs surrounded my castle and my big figures ran away"
+    results = client.get("/api/search", query_string={"q": question, "game": "wotr"}).get_json()
+    page = client.get("/search", query_string={"q": question, "game": "wotr"}).get_data(as_text=True)
+    said = re.search(r'<p class="rewrites">(.*?)</p>', page, re.S).group(1)
+    assert len(results["rewrites"]) == 5
+    assert said.count("<strong>") == 3 and said.endswith(", and 2 more.")
+    # "one of the heroes" is no game of one hero (Middle-earth Quest's two-player game)
+    assert top(app, "the monster attacked one of the heroes", "meq").rewrites == ()
+
+
+def test_a_little_word_with_two_letters_swapped_is_that_word_not_a_rules_word(app):
+    results = top(app, "how dose the finnale work", "meq")
+    assert results.suggestion == "how does the finale work"  # not "how use the finale work"
 
 
 def test_rewrites_are_said_in_the_first_answers_game(app):
@@ -546,6 +563,10 @@ def test_a_snippet_starts_at_the_start_of_a_sentence_and_keeps_the_rules_conditi
     # the condition that makes the rule is never cut off: "Only when the attacker has chosen to go on ..."
     retreat = next(hit for hit in top(app, "can the defender retreat", "wotr", 5).hits if hit.id == "wotr:retreat")
     assert snippet_text(retreat).startswith("Only when the attacker has chosen to go on may the defender retreat.")
+    # a snippet cut after a whole sentence keeps its stop apart from the ellipsis: never ".…"
+    for game, text, _ in (case.values for case in question_cases()):
+        for hit in top(app, text, game, 5).hits:
+            assert not re.search(r"[.!?:;]…$", snippet_text(hit)), (hit.id, snippet_text(hit))
 
 
 def test_a_snippet_shows_the_sentence_that_best_answers_first(app):
@@ -561,7 +582,7 @@ def test_a_steps_letter_does_not_end_a_sentence(app):
     for text, game, entry in (("damage", "meq", "meq:damage-monsters"), ("who goes first in a battle", "meq", None)):
         for hit in top(app, text, game, 10).hits:
             if entry is None or hit.id == entry:
-                assert not re.search(r"\b[a-z]\.…$", snippet_text(hit)), (hit.id, snippet_text(hit))
+                assert not re.search(r"\b[a-z]\. ?…$", snippet_text(hit)), (hit.id, snippet_text(hit))
 
 
 @pytest.mark.parametrize("text, game", [

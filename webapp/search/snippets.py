@@ -83,5 +83,6 @@ def snippet(body, marked, word_stems, width=WIDTH):
         out.append(f"<mark>{escape(match.group())}</mark>")
         position = match.end()
     out.append(str(escape(body[position:end].rstrip())))
-    out.append("…" if end < len(body) else "")
+    if end < len(body):  # more follows: after a whole sentence, apart from its stop ("(2d6). …", not "(2d6).…")
+        out.append(" …" if body[:end].rstrip().endswith((".", "!", "?", ":", ";")) else "…")
     return Markup("".join(out))

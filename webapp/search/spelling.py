@@ -55,11 +55,13 @@ class Speller:
 
     def slip(self, word):
         """The little word a short unknown word is, but for a letter left out or two swapped ("wat":
-        what, "hte": the), or None: a wrong letter is a rules word more likely ("cad": card)."""
-        if len(word) > 3:
+        what, "hte": the; of four letters, two swapped only: "dose": does), or None: a wrong letter
+        is a rules word more likely ("cad": card)."""
+        if len(word) > 4:
             return None
         slips = [little for deletion in _deletions(word, 1) for little in self.filler_deletions.get(deletion, ())
-                 if (len(little) == len(word) + 1 or sorted(little) == sorted(word)) and edit_distance(word, little, 1) <= 1]
+                 if (len(little) == len(word) + 1 and len(word) <= 3 or sorted(little) == sorted(word))
+                 and edit_distance(word, little, 1) <= 1]
         return min(slips, default=None)
 
     def close_words(self, word, neighbours=(None, None)):
