@@ -26,7 +26,7 @@ def test_search_as_you_type_shows_game_and_section_in_words_and_a_snippet(page, 
 def test_the_results_page_has_one_search_box_and_says_what_it_rewrote(page, live_server):
     page.goto(live_server + "/search?q=can+the+defender+run+away&game=wotr")
     expect(page.locator("input[type=search]")).to_have_count(1)
-    expect(page.locator(".rewrites")).to_have_text("Also searched for the rules' words retreat for “run away”.", use_inner_text=True)
+    expect(page.locator(".rewrites")).to_have_text("Also searched for the rules’ words retreat for “run away”.", use_inner_text=True)
     expect(page.locator(".results li").first.locator(".hit-title")).to_have_text(
         re.compile(r"^(Retreating|Defender may retreat|Retreat)$"), use_inner_text=True)
     page.keyboard.press("/")

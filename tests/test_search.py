@@ -226,7 +226,7 @@ def test_player_words_are_searched_as_the_rules_words_and_said(app, client):
     assert results.hits[0].id in ("wotr:defender-may-retreat", "wotr:retreat", "wotr:term-retreat")
     assert [(r.typed, r.rules) for r in results.rewrites] == [("run away", ("retreat",))]
     page = client.get("/search", query_string={"q": "can the defender run away", "game": "wotr"}).get_data(as_text=True)
-    assert "Also searched for the rules' words <strong>retreat</strong> for “run away”." in page
+    assert "Also searched for the rules’ words <strong>retreat</strong> for “run away”." in page
     body = client.get("/api/search", query_string={"q": "orcs", "game": "fotf"}).get_json()
     assert body["rewrites"] == [{"from": "orcs", "to": ["shadow troops"]}]
     assert body["results"][0]["id"] in ("fotf:shadow-troop", "fotf:reinforce-add", "fotf:setup-shadow-troops")
