@@ -5,8 +5,8 @@ game's filter and once without, and ranked against the content ids that answer i
 come in batches, each written without looking at search results: batch 1 (<game>.yaml) holds back
 every third question from tuning, batches 2, 3 and 9 (batch-2/, batch-3/, batch-9/<game>.yaml)
 every second, batches 4 to 6 and 8 (batch-4/, batch-5/, batch-6/, batch-8/<game>.yaml) every one;
-those of batches 4 to 9 each name their voice (first-time, numbers, shorthand, non-native, edge, chatty), and a
-voice's figures are those of the held-back questions in it.
+the questions of batches 4 to 9 each name their voice (first-time, numbers, shorthand, non-native,
+edge, chatty), and a voice's figures are those of the held-back questions in it.
 
 - top-1: share of questions whose first result is one of the expected ids;
 - top-3: share with an expected id among the first three;

@@ -64,7 +64,6 @@ def test_batch_six_held_back_whole_is_two_hundred_in_every_voice_a_third_of_it_a
     assert sum(q.voice == "chatty" or len(q.text) > 250 for q in held) >= len(held) / 3
 
 
-
 def test_batch_nine_holds_back_half_in_every_voice_of_every_game():
     batch = [q for q in load_questions() if q.batch == 9]
     held = [q for q in batch if q.held_out]
@@ -73,6 +72,7 @@ def test_batch_nine_holds_back_half_in_every_voice_of_every_game():
         assert {q.voice for q in held if q.game == game} == set(VOICES), game
         assert {q.voice for q in batch if q.game == game and not q.held_out} == set(VOICES), game
     assert all(250 <= len(q.text) <= 900 for q in batch if q.voice == "chatty")
+
 
 def test_no_question_is_asked_twice():
     texts = [question.text.lower() for question in load_questions()]

@@ -99,8 +99,9 @@ class Speller:
             if budget <= 0 or self.familiar(word, neighbours) or keep(i, word):
                 continue
             budget -= 1
-            if self.slip(word):
-                out[i] = self.slip(word)
+            slip = self.slip(word)
+            if slip:
+                out[i] = slip
                 continue
             close = self.close_words(word, neighbours)
             if close:
@@ -117,7 +118,8 @@ class Speller:
             if self.familiar(word, neighbours):
                 out.append(word)
                 continue
-            close = [self.slip(word)] if self.slip(word) else self.close_words(word, neighbours)
+            slip = self.slip(word)
+            close = [slip] if slip else self.close_words(word, neighbours)
             out.append(close[0] if close else word)
         return " ".join(out) if out != list(words) else None
 
