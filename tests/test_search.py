@@ -255,6 +255,15 @@ def test_rewrites_are_said_in_the_first_answers_game(app):
     assert all(r.rules == ("marshalling points",) for r in results.rewrites)
 
 
+@pytest.mark.parametrize("text, game, suggestion", [
+    ("how meny dice do i rool", "wotr", "how many dice do i roll"),  # a little word, not the name "merry"
+    ("thee corupption check", "meccg", "the corruption check"),  # not "three"
+    ("hadn size", "meq", "hand size"),  # its letters swapped make a rules word: that word, not "had"
+])
+def test_a_slip_of_a_little_word_is_that_word_not_a_rules_word(app, text, game, suggestion):
+    assert top(app, text, game).suggestion == suggestion
+
+
 @pytest.mark.parametrize("text, game, expect, suggestion", [
     ("skys", None, "fotf:skies-darken", "skies"),
     ("skys darken", "fotf", "fotf:skies-darken", "skies darken"),

@@ -4,14 +4,18 @@ A word the rules never use, and players do not use either, is replaced by the cl
 rules do use: one edit away for short words, two for long ones, and two for a word of four
 letters or more when the correction makes, with a neighbouring word, a pair the rules use
 ("serch dice": search dice), or is a word of the rules' titles and names with the same first and
-last letters ("skys": skies; "plugh" is no slip of "plus", so it finds nothing). Candidates come from a table of deletions built once,
-so the cost of a correction is bounded whatever is typed.
+last letters ("skys": skies; "plugh" is no slip of "plus", so it finds nothing). A short word
+one slip from a little word is that word ("meny": many, not merry), so no rules word stands in
+for it. Candidates come from a table of deletions built once, so the cost of a correction is
+bounded whatever is typed.
 """
 from __future__ import annotations
 
 MAX_EDITS = 2
 MAX_WORD = 30
 LONG_WORD = 7  # a word this long may be two edits from the rules' word it means
+SLIP_WORD = 6  # an unknown word this long at most may be a little word ("wich": which) mistyped
+MAX_SWAPPED = 3  # the likeliest rules words close to a word looked at for its letters swapped
 
 
 class Speller:
@@ -53,16 +57,19 @@ class Speller:
                 or word in self.player_words or word in self.asked_words or self.key_of(word) in self.player_words
                 or (before, word) in self.player_pairs or (word, after) in self.player_pairs)
 
-    def slip(self, word):
-        """The little word a short unknown word is, but for a letter left out or two swapped ("wat":
-        what, "hte": the; of four letters, two swapped only: "dose": does), or None: a wrong letter
-        is a rules word more likely ("cad": card)."""
-        if len(word) > 4:
+    def slip(self, word, close=()):
+        """The little word an unknown short word is, but for one slip ("meny": many, "thee": the,
+        "wat": what, "dose": does): a letter left out, added or swapped, or a vowel or a key beside
+        it for one of its letters, its first letter kept. None when the word's letters swapped make
+        one of the rules words ``close`` to it ("hadn": hand, not had), or it is no slip of a little
+        word: then a rules word is likelier ("cad": card)."""
+        if len(word) > SLIP_WORD:
             return None
         slips = [little for deletion in _deletions(word, 1) for little in self.filler_deletions.get(deletion, ())
-                 if (len(little) == len(word) + 1 and len(word) <= 3 or sorted(little) == sorted(word))
-                 and edit_distance(word, little, 1) <= 1]
-        return min(slips, default=None)
+                 if little[0] == word[0] and _keyed_near(word, little) and edit_distance(word, little, 1) <= 1]
+        if not slips or any(sorted(candidate) == sorted(word) for candidate in close[:MAX_SWAPPED]):
+            return None
+        return min(slips)
 
     def close_words(self, word, neighbours=(None, None)):
         """Rules words within the allowed edits of ``word``, likeliest first."""
@@ -99,12 +106,11 @@ class Speller:
             if budget <= 0 or self.familiar(word, neighbours) or keep(i, word):
                 continue
             budget -= 1
-            slip = self.slip(word)
+            close = self.close_words(word, neighbours)
+            slip = self.slip(word, close)
             if slip:
                 out[i] = slip
-                continue
-            close = self.close_words(word, neighbours)
-            if close:
+            elif close:
                 out[i] = close[0]
                 found[i] = close[:alternatives]
         return out, found
@@ -118,9 +124,9 @@ class Speller:
             if self.familiar(word, neighbours):
                 out.append(word)
                 continue
-            slip = self.slip(word)
-            close = [slip] if slip else self.close_words(word, neighbours)
-            out.append(close[0] if close else word)
+            close = self.close_words(word, neighbours)
+            slip = self.slip(word, close)
+            out.append(slip or (close[0] if close else word))
         return " ".join(out) if out != list(words) else None
 
 
