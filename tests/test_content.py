@@ -464,9 +464,10 @@ def test_every_flag_the_content_uses_is_shown_by_its_label(client, library):
 
     used = {(entry.game, entry.section, flag) for _, entry in library.entries() for flag in entry.flags}
     assert {flag for _, _, flag in used} <= set(FLAGS)
-    game, section, _ = next(item for item in sorted(used) if item[2] == "not-first")
-    page = client.get(f"/{game}/{section}").get_data(as_text=True)
-    assert '<span class="flag">not first</span>' in page
+    for flag, label in (("not-first", "not first"), ("simultaneous", "at the same time")):
+        game, section, _ = next(item for item in sorted(used) if item[2] == flag)
+        page = client.get(f"/{game}/{section}").get_data(as_text=True)
+        assert f'<span class="flag">{label}</span>' in page, flag
 
 
 def test_raw_html_in_rule_text_is_rejected_naming_the_file_and_the_entry(content_copy):

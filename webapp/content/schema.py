@@ -43,7 +43,7 @@ FLAGS = {
     "not-first": Flag("not first", counts="not-first", explained_by_when=True),
     "repeated": Flag("repeated", counts="always"),
     "once": Flag("once", counts="always"),
-    "simultaneous": Flag("simultaneous", counts="always"),
+    "simultaneous": Flag("at the same time", counts="always"),
 }
 WHEN_FLAGS = tuple(name for name, flag in FLAGS.items() if flag.explained_by_when)
 
