@@ -151,6 +151,15 @@ def test_snippets_contain_only_mark_tags(app):
             assert set(tags) <= {"mark"}, hit.snippet
 
 
+def test_a_word_most_rules_hold_is_marked_only_when_no_rarer_word_is(app):
+    def marked(text, game):
+        return {fold(word) for hit in top(app, text, game, 5).hits for word in re.findall(r"<mark>(.*?)</mark>", str(hit.snippet))}
+
+    words = marked("how many cards does the shadow player draw each turn", "wotr-cards")
+    assert {"shadow", "draw"} & words and not {"card", "cards", "player", "players", "turn"} & words, words
+    assert {"card", "cards"} & marked("card", "meccg")
+
+
 @pytest.mark.parametrize("text", [
     '"unbalanced quote', "(((", "title:combat", "game:meq", "*", "comb*", "?", "a" * 10_000,
     "NOT AND OR", "\x00\x01", "💍 ring", "))) OR (((", "'",

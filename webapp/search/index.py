@@ -43,6 +43,7 @@ CACHE_SIZE = 512  # recent answers kept, by question, game, limit and correction
 CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much of its own words
 COMPLETIONS = 6  # words the last, unfinished word may become, the commonest in the rules
 COMPLETION_SCAN = 200  # words of the rules looked at for them, at most
+COMMON_SHARE = 0.15  # a word held by more than this share of the entries is marked in snippets only when no rarer word is
 SAVED_FORMAT = 3  # of what ``SearchIndex.saved`` writes: raised when its layout changes
 
 SCHEMA = Schema(
@@ -358,7 +359,8 @@ class SearchIndex:
 
     def _marked_stems(self, queries):
         """{game: the stems a snippet of that game marks}: the question's words and its glossary
-        groups' words everywhere, the rules' words for a player's words only in their games."""
+        groups' words everywhere, the rules' words for a player's words only in their games; not
+        the words most rules hold ("card", "turn") where rarer ones are marked."""
         marked = {game: set() for game in self.words.games}
 
         def collect(query, games):
@@ -376,7 +378,10 @@ class SearchIndex:
 
         for query in queries:
             collect(query, self.words.games)
-        return {game: frozenset(stems_of) for game, stems_of in marked.items()}
+        common = COMMON_SHARE * self.entries.count[None]
+        rarer = {game: {stem for stem in stems_of if self.tables.frequency.get(stem, 0) <= common}
+                 for game, stems_of in marked.items()}
+        return {game: frozenset(rarer[game] or stems_of) for game, stems_of in marked.items()}
 
     @staticmethod
     def _hit(stored, marked):
