@@ -109,6 +109,14 @@ def test_half_rule_council_of_elrond_exact_half():
     assert result["total"] == 6
 
 
+@pytest.mark.parametrize("ruleset, cut_to, half", [("seed", 4, "half of 7 rounded up is 4"),
+                                                   ("council-of-elrond", 3, "half of 6 is 3")])
+def test_half_rule_says_the_cut_source_is_half_of_the_new_total(ruleset, cut_to, half):
+    # character 10 of 13 is over half; cut, it lowers the total, so the working gives the new total's half
+    text = step(score({"character": 10, "item": 3}, NO_DOUBLING, ruleset), "half rule")["description"]
+    assert "character 10 is over it" in text and f"drops to {cut_to}" in text and half in text, text
+
+
 def test_half_rule_leaves_diverse_points_alone():
     # character 10 and 3 in each of the other five: total 25, half rounded up 13, nothing cut either way
     player = {"character": 10, "item": 3, "faction": 3, "ally": 3, "kill": 3, "misc": 3}

@@ -91,24 +91,27 @@ def _double(sources: dict, opponent: dict) -> tuple[dict, str]:
     return after, f"The opponent has 0 or less in {and_list(doubled)}, so {double}: {result}"
 
 
+def _half_of(total: int, ruleset: str) -> str:
+    """Half a total as the ruleset counts it, in words: "half of 29 rounded up is 15"."""
+    if ruleset == "seed":
+        return f"half of {total} rounded up is {-(-total // 2)}"
+    return f"half of {total} is {total // 2}" + (" and a half" if total % 2 else "")
+
+
 def _half_rule(sources: dict, ruleset: str) -> tuple[dict, str]:
     after = dict(sources)
     counted = {name: max(value, 0) for name, value in sources.items()}
     counted_total = sum(counted.values())
-    if ruleset == "seed":
-        limit_text = f"half of {counted_total} rounded up is {-(-counted_total // 2)}"
-    else:
-        half = f"{counted_total // 2}" + (" and a half" if counted_total % 2 else "")
-        limit_text = f"half of {counted_total} is {half}"
+    limit_text = _half_of(counted_total, ruleset)
     cuts = []
     for name in SOURCES:
         # with no negative values at most one source can be over the limit, so order does not matter
         others = sum(counted.values()) - counted[name]
         limit = others + 1 if ruleset == "seed" else others
         if counted[name] > limit:
-            cuts.append(f"{name} {counted[name]} is over the limit, so it drops to {limit} "
-                        f"(the other sources give {others}"
-                        + (", plus 1 for rounding up)" if ruleset == "seed" else ")"))
+            cuts.append(f"{name} {counted[name]} is over it, and cutting it lowers the total too, so it drops to "
+                        f"{limit}: with the other sources' {others}, the new total is {others + limit}, and "
+                        + _half_of(others + limit, ruleset))
             after[name] = counted[name] = limit
     rounding = "rounded up" if ruleset == "seed" else "with no rounding"
     negatives = [name for name in SOURCES if sources[name] < 0]
