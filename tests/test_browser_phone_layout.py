@@ -1,6 +1,8 @@
 """On a phone, 390x844 and a small 320x640 one: the breadcrumb trail is one row, its links whole and the page's
 own name cut short with an ellipsis when it does not fit (its full name still in the page); a row of links that
-wraps never starts or ends a line with its "·" separator."""
+wraps never starts or ends a line with its "·" separator; every word of a chart is drawn inside it."""
+from urllib.parse import urlencode
+
 import pytest
 
 from webapp.calculators import CALCULATORS
@@ -227,3 +229,22 @@ def test_each_see_also_link_is_on_a_line_of_its_own(phone, live_server):
                              .map((a) => a.getBoundingClientRect().top)""")
     assert len(tops) >= 2 and tops == sorted(tops) and len(set(tops)) == len(tops)
     assert "," not in phone.locator("#term-sideboard .see").inner_text().removeprefix("See also:")
+
+
+CHART_WORDS = """() => [...document.querySelectorAll('figure.chart svg')].flatMap((svg) => {
+    const frame = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')].map((text) => {
+        const box = text.getBoundingClientRect();
+        return {text: text.textContent, inside: box.width > 0 && box.left >= frame.left - 0.5
+                && box.right <= frame.right + 0.5 && box.top >= frame.top - 0.5 && box.bottom <= frame.bottom + 0.5};
+    });
+})"""
+
+
+def test_every_word_of_a_chart_is_drawn_inside_it(phone, live_server):
+    # a battle's chance by round is a line chart, its axis named "round" under the round numbers
+    phone.goto(f"{live_server}/wotr/calc/battle?{urlencode(CALCULATORS['wotr-battle'].form_query())}")
+    phone.evaluate("document.querySelectorAll('details').forEach((details) => { details.open = true; })")
+    words = phone.evaluate(CHART_WORDS)
+    assert "round" in [word["text"] for word in words]
+    assert [word["text"] for word in words if not word["inside"]] == []

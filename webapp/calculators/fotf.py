@@ -215,8 +215,8 @@ BATTLE = Calculator(
     form=(
         Choice("initiator", "Battle started by", example="attack",
                choices=tuple((initiator, INITIATOR_LABELS[initiator]) for initiator in fotf_dice.INITIATORS),
-               help="An attack rolls up to 1 die per friendly troop, a card 1 per shadow troop; "
-                    f"never more than {fotf_dice.MAX_BATTLE_DICE}."),
+               help="The characters' attack rolls up to 1 die per friendly troop; a battle a card starts rolls "
+                    f"1 die per shadow troop. Never more than {fotf_dice.MAX_BATTLE_DICE} dice."),
         Sides(Group("Friendly", (Integer("friendly_troops", "Friendly troops in the location", example=2, minimum=0,
                                          maximum=fotf_dice.MAX_FRIENDLY_TROOPS),)),
               Group("Shadow", (Integer("shadow_troops", "Shadow troops in the location", example=2, minimum=0,
