@@ -467,3 +467,14 @@ def test_an_empty_form_names_every_problem_in_one_go(client):
     named = dict(re.findall(r'id="e-([a-z_]+)">([^<]*)<', shown))
     assert named["attacker_regulars"] == "Attacker Regulars: must be a whole number from 0 to 10"
     assert named["defender_regulars"] == "Defender Regulars: regulars + elites from 1 to 10"
+
+
+def test_a_table_of_units_left_says_at_least_none_and_at_most_all_for_certain(client):
+    page = client.get("/wotr/calc/battle?" + urlencode({"attacker_regulars": 5, "attacker_elites": 2, "attacker_leadership": 1,
+                                                         "defender_regulars": 3, "defender_elites": 0,
+                                                         "defender_leadership": 0, "terrain": "field"})).get_data(as_text=True)
+    table = re.search(r"<caption>Attacker units left</caption>(.*?)</table>", page, re.S).group(1)
+    rows = [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+    body = [row for row in rows if row and row[0] != ""]
+    assert body[0][0] == "0 units" and body[0][2] == "100%", body[0]  # at least none
+    assert body[-1][3] == "100%", body[-1]  # at most the most

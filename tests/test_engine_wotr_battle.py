@@ -303,6 +303,13 @@ def test_explanation_sentences():
     assert "Attacker rolls 5 dice hitting only on 6 with 3 re-rolls" in text
 
 
+def test_the_working_never_rounds_a_chance_to_certain_or_impossible():
+    # 10 Regulars and 5 Leaders against 1 Regular: the defender falls nearly always, never certainly
+    lines = battle(Army(10, 0, 5), Army(1, 0, 0))["steps"]
+    assert "The defender is eliminated: over 99.9%." in lines and "The attacker is eliminated: under 0.1%." in lines
+    assert not [line for line in lines if "100.0%" in line or "about 0.0%" in line]
+
+
 def reference_battle(attacker, defender, first_hit):
     """Independent check: recursive Fraction solve of the same chain, round 1 fought explicitly."""
 

@@ -604,6 +604,8 @@ def decimal(value, places=2) -> str:
 
 def at_least(distribution, count):
     """The chance of at least ``count`` from a list of chances indexed by count."""
+    if count <= 0:
+        return Fraction(1)  # every count is at least 0, whatever the rounding of floating-point chances
     return sum(distribution[count:], Fraction(0)) if count < len(distribution) else Fraction(0)
 
 
@@ -680,7 +682,7 @@ def distribution_chart(title, distribution, noun=str, caption="", folded=False):
     if not bars:
         caption = caption or f"Always {noun(0)}."
     rows = tuple((noun(count), percent(probability), percent(at_least(distribution, count)),
-                  percent(sum(distribution[:count + 1], Fraction(0))), exact(probability))
+                  percent(1 - at_least(distribution, count + 1)), exact(probability))
                  for count, probability in enumerate(distribution) if probability > 0)
     return Chart(title=title, bars=bars, caption=caption, folded=folded,
                  table=(("", "exactly", "at least", "at most", exact_heading(distribution)), rows))

@@ -1465,7 +1465,14 @@ def _sources(plan):
 
 
 def _percent(value):
-    return f"{approximately(value * 100, 1)}%"
+    """A chance as the working says it: "about 43.2%"; never "about 100.0%" for what is not certain."""
+    if value == 0 or value == 1:
+        return f"{int(value) * 100}%"
+    if value * 100 < 0.05:
+        return "under 0.1%"
+    if value * 100 >= 99.95:
+        return "over 99.9%"
+    return f"about {approximately(value * 100, 1)}%"
 
 
 def _army_sentence(side, army):
@@ -1619,9 +1626,9 @@ def _result_sentences(plan, result):
     }
     lines = []
     if plan.withdraw_after is not None:
-        lines.append(f"The defender withdraws into the Stronghold: about {_percent(result['withdrew'])}.")
-    lines += [f"{wording[name]}: about {_percent(result['outcomes'][name])}." for name in OUTCOMES]
+        lines.append(f"The defender withdraws into the Stronghold: {_percent(result['withdrew'])}.")
+    lines += [f"{wording[name]}: {_percent(result['outcomes'][name])}." for name in OUTCOMES]
     lines.append(f"The defender still holds out (in the field or its Stronghold): "
-                 f"about {_percent(result['headline']['defender_holds'])}.")
+                 f"{_percent(result['headline']['defender_holds'])}.")
     lines.append(f"Expected number of rounds: about {approximately(result['expected_rounds'])}.")
     return lines
