@@ -41,8 +41,8 @@
     var mayBeBlank = input.hasAttribute("data-blank");
     if (isNaN(value) && !isNaN(number(input.dataset.empty))) {
       input.value = String(Math.min(high, Math.max(low, number(input.dataset.empty) + by)));
-    } else if (isNaN(value) && !isNaN(number(input.placeholder))) {
-      input.value = String(Math.min(high, Math.max(low, number(input.placeholder) + by)));
+    } else if (isNaN(value) && !isNaN(number(input.dataset.example))) {
+      input.value = String(Math.min(high, Math.max(low, number(input.dataset.example) + by)));
     } else if (mayBeBlank && (isNaN(value) ? by < 0 : value + by < low)) {
       input.value = "";
     } else {

@@ -398,7 +398,7 @@ def test_steppers_by_touch_and_keyboard(phone, live_server):
     more = phone.get_by_role("button", name="One more: Combat Strength")
     less = phone.get_by_role("button", name="One less: Combat Strength")
     expect(box).to_have_value("")  # empty, the example 5 greyed in it
-    assert box.get_attribute("placeholder") == "5"
+    assert box.get_attribute("placeholder") == "e.g. 5" and box.get_attribute("data-example") == "5"
     more.tap()  # from the example
     expect(box).to_have_value("6")
     less.tap()
@@ -536,7 +536,7 @@ def test_a_modifier_for_one_round_with_the_steppers(phone, live_server, fill_exa
     open_more_options(phone)
     phone.get_by_role("button", name="One more: Attacker roll modifier").tap()
     start, rounds = phone.locator("#f-attacker_modifier_rounds-from"), phone.locator("#f-attacker_modifier_rounds-for")
-    expect(start).to_have_attribute("placeholder", "1")  # every round, greyed as the example
+    expect(start).to_have_attribute("placeholder", "e.g. 1")  # every round, greyed as the example
     expect(start).to_have_value("1")  # typed in by the examples, as a player would
     expect(rounds).to_have_value("")
     phone.get_by_role("button", name="One more: Attacker modifiers apply, from round").tap()

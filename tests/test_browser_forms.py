@@ -83,6 +83,18 @@ NOTHING_SET = """() => [...document.querySelectorAll('#calc-form input:not([type
     .map((box) => `${box.id}=${box.value}`)"""
 
 
+EXAMPLES_SHOWN = """() => {
+    const canvas = document.createElement('canvas').getContext('2d');
+    return [...document.querySelectorAll('#calc-form input[type=text][placeholder]')]
+        .filter((input) => input.offsetParent !== null).map((input) => {
+            const style = getComputedStyle(input), shown = getComputedStyle(input, '::placeholder');
+            canvas.font = `${shown.fontStyle} ${shown.fontWeight} ${shown.fontSize} ${shown.fontFamily}`;
+            return {text: input.placeholder, width: canvas.measureText(input.placeholder).width,
+                    room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)};
+        });
+}"""
+
+
 @pytest.mark.parametrize("calc_id", CALCULATORS)
 def test_a_fresh_form_has_each_sides_core_inputs_and_calculate_in_the_first_screen_and_no_value_set(
         phone, live_server, calc_id):
@@ -91,7 +103,10 @@ def test_a_fresh_form_has_each_sides_core_inputs_and_calculate_in_the_first_scre
     assert_in_first_screen(phone, CORE[calc_id])
     assert phone.evaluate(NOTHING_SET) == [], "a box holds a value the player did not set"
     placeholders = phone.locator("#calc-form input[type=text][placeholder]:visible")
-    assert placeholders.count() >= 1  # the examples are shown greyed, as placeholders
+    assert placeholders.count() >= 1  # the examples are shown greyed, as placeholders, said to be examples
+    examples = phone.evaluate(EXAMPLES_SHOWN)
+    assert all(example["text"].startswith("e.g. ") for example in examples), examples
+    assert [example["text"] for example in examples if example["width"] > example["room"]] == []  # none cut short
     if calc_id == "wotr-cards-combat":
         for kind, selectors in COMBAT_CORE.items():
             phone.locator(f"label[for='f-combat-{kind}']").tap()
@@ -116,7 +131,7 @@ def test_a_box_shows_its_digits_left_of_its_steppers_and_steps_from_what_blank_m
     assert box.bounding_box()["x"] < less.bounding_box()["x"] < more.bounding_box()["x"]
     assert float(box.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px")) >= 18
     field = calc.field(box.get_attribute("name"))
-    start = field.default if field.zero_when_blank else int(box.get_attribute("placeholder"))
+    start = field.default if field.zero_when_blank else int(box.get_attribute("data-example"))
     low = field.minimum
     more.tap()
     expect(box).to_have_value(str(start + 1))

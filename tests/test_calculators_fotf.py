@@ -40,7 +40,7 @@ def test_pages_show_the_face_counts_of_the_data_file_as_examples_and_say_they_ar
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     for name, count in dice[die].items():  # an empty box, the data file's count greyed in it
-        assert re.search(rf'name="{name}" value=""[^>]* placeholder="{count}"', html), name
+        assert re.search(rf'name="{name}" value=""[^>]* placeholder="e.g. {count}"', html), name
     if not dice["verified"]:
         # the warning sits in the face counts' fieldset legend and note, in the player's words
         assert f"Faces of the {die} die (not in the rules; check your dice)" in html

@@ -12,7 +12,7 @@ def test_page_renders_with_defaults(client):
     html = response.get_data(as_text=True)
     # one box per Sauron story marker, empty, the example greyed in it
     assert re.findall(r'name="sauron_to_finale" value="([^"]*)"', html) == ["", "", ""]
-    assert re.findall(r'name="sauron_to_finale" value="" [^>]*placeholder="([^"]*)"', html) == ["10", "12", "14"]
+    assert re.findall(r'name="sauron_to_finale" value="" [^>]*placeholder="e.g. ([^"]*)"', html) == ["10", "12", "14"]
     assert 'class="result"' not in html
 
 

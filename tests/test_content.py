@@ -310,7 +310,7 @@ def test_the_app_reads_the_dice_from_its_own_content_folder(content_copy, tmp_pa
     client = app.test_client()
     form = client.get("/fotf/calc/search").get_data(as_text=True)
     for name, count in {"slip_by": 6, "weary": 0, "exposed": 0, "recall": 0}.items():
-        assert re.search(rf'name="{name}" value=""[^>]* placeholder="{count}"', form)  # this copy's counts, as examples
+        assert re.search(rf'name="{name}" value=""[^>]* placeholder="e.g. {count}"', form)  # this copy's counts, as examples
     answer = client.get("/fotf/calc/search", query_string=calc.form_query()).get_data(as_text=True)
     # every face of this copy's search die slips by: no hope is ever lost
     assert "100% to lose no hope." in answer
