@@ -470,9 +470,9 @@ def test_an_empty_form_names_every_problem_in_one_go(client):
 
 
 def test_a_table_of_units_left_says_at_least_none_and_at_most_all_for_certain(client):
-    page = client.get("/wotr/calc/battle?" + urlencode({"attacker_regulars": 5, "attacker_elites": 2, "attacker_leadership": 1,
-                                                         "defender_regulars": 3, "defender_elites": 0,
-                                                         "defender_leadership": 0, "terrain": "field"})).get_data(as_text=True)
+    armies = {"attacker_regulars": 5, "attacker_elites": 2, "attacker_leadership": 1,
+              "defender_regulars": 3, "defender_elites": 0, "defender_leadership": 0, "terrain": "field"}
+    page = client.get("/wotr/calc/battle?" + urlencode(armies)).get_data(as_text=True)
     table = re.search(r"<caption>Attacker units left</caption>(.*?)</table>", page, re.S).group(1)
     rows = [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
     body = [row for row in rows if row and row[0] != ""]

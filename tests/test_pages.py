@@ -57,6 +57,10 @@ def test_cross_references_render_as_links(client, library):
 def test_rules_link_to_their_calculators(client):
     html = client.get("/wotr/combat-dice").get_data(as_text=True)
     assert 'href="/wotr/calc/roll"' in html
+    # a score is no chance: the link says to work it out, not to work out the odds
+    dominance = client.get("/meq/dominance").get_data(as_text=True)
+    assert '<a href="/meq/calc/dominance">Work it out: Dominance</a>' in dominance
+    assert "Work out the odds" not in dominance
 
 
 def test_search_page_shows_hits_with_deep_links(client):
