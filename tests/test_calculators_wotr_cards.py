@@ -368,3 +368,11 @@ def test_every_bad_box_of_every_card_is_named_beside_it_and_at_the_top(client):
         ("f-defenders-2-defence", "Defending cards, card 2 — Defence icons: must be a whole number from 0 to 99"),
         ("f-defenders-3-items", "Defending cards, card 3 — Defence icons of the items it carries: must be whole "
                                 "numbers from 0 to 99, separated by commas")]
+
+
+def test_two_plans_of_a_victory_check_say_who_wins_or_leads_in_each(client):
+    query = ("plans=2&free_peoples_points=14&shadow_points=2&shadow_corruption=2"
+             "&b-free_peoples_points=10&b-shadow_points=9&b-shadow_corruption=2")
+    page = client.get(f"/wotr-cards/calc/victory?{query}").get_data(as_text=True)
+    assert ("Plan A: Free Peoples 14, Shadow 4 (the Free Peoples win); "
+            "Plan B: Free Peoples 10, Shadow 11 (the Shadow leads by 1).") in page

@@ -177,12 +177,20 @@ COMBAT = Calculator(
 # --------------------------------------------------------------------------- victory check
 
 
+def victory_verdict(result):
+    """Who wins or leads, in a few words ("Free Peoples win", "Shadow leads by 2"), or "level"."""
+    if result["winner"]:
+        return f"{TEAM_NAMES[result['winner']]} win{'s' if result['winner'] == 'shadow' else ''}"
+    if result["leader"]:
+        return f"{TEAM_NAMES[result['leader']]} lead{'s' if result['leader'] == 'shadow' else ''} by {result['lead']}"
+    return "level"
+
+
 def victory_headline(result):
     if result["winner"]:
-        return Headline(f"{TEAM_NAMES[result['winner']]} win{'s' if result['winner'] == 'shadow' else ''} the game.")
+        return Headline(f"{victory_verdict(result)} the game.")
     if result["leader"]:
-        return Headline(f"{TEAM_NAMES[result['leader']]} lead{'s' if result['leader'] == 'shadow' else ''} "
-                        f"by {result['lead']}; the game goes on.")
+        return Headline(f"{victory_verdict(result)}; the game goes on.")
     return Headline("The scores are level; the game goes on.")
 
 
@@ -201,7 +209,8 @@ VICTORY = Calculator(
     compute=lambda values: wotr_cards.victory_check(values["free_peoples_points"], values["shadow_points"],
                                                     values["shadow_corruption"]),
     headline=victory_headline,
-    key=lambda result, first: ("", f"Free Peoples {result['free_peoples']}, Shadow {result['shadow']}"),
+    key=lambda result, first: ("", f"Free Peoples {result['free_peoples']}, Shadow {result['shadow']} "
+                                   f"({victory_verdict(result).replace('The ', 'the ', 1)})"),
     template="calc/wotr_cards_victory.html",
     method="The Shadow's score is its victory points plus its corruption tokens; a team wins when its score is "
            f"at least {wotr_cards.WINNING_LEAD} more than the other's. Whole numbers, no chance involved.",
