@@ -294,7 +294,9 @@ SCORED_KEYS = tuple(member.name for member in SCORED)
 PLAYER_KEYS = tuple(member.name for member in PLAYER)
 RULESET = Choice("ruleset", "Half rule", example="seed",
                  **choice_labels({ruleset: RULESET_LABELS[ruleset] for ruleset in RULESETS}),
-                 help="How much of the total one kind of points may give.")
+                 help="No kind of points may give more than half the total: half rounded up, as the rules "
+                      "summary has it, or an exact half, as the Council of Elrond rules have it. Pick the one you "
+                      "play by.")
 
 
 def player_group(number):
