@@ -501,7 +501,8 @@ def test_cards_added_and_removed_one_by_one(phone, live_server, fill_examples):
         [f"Card {n}" for n in range(1, start + 1)], use_inner_text=True)
     calculate(phone)
     fates = phone.locator(".card-fates li").all_inner_texts()
-    assert [re.sub(r"\s+", " ", fate) for fate in fates] == ["Card 1 eliminated", "Card 2 eliminated", "Card 3 cycled"]
+    assert [re.sub(r"\s+", " ", fate) for fate in fates] == [
+        "Defending card 1 eliminated", "Defending card 2 eliminated", "Defending card 3 cycled"]
 
 
 # --------------------------------------------------------------------------- battle options

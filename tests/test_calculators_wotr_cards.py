@@ -154,7 +154,7 @@ def test_battleground_combat_api_reactivated_and_defended(client):
 
 
 def fates(page):
-    return re.findall(r'<li class="fate-(\w+)"><span>Card (\d+)</span>', page)
+    return re.findall(r'<li class="fate-(\w+)"><span>Defending card (\d+)</span>', page)
 
 
 def test_combat_page_path_permalink(client):
