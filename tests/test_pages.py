@@ -63,6 +63,15 @@ def test_rules_link_to_their_calculators(client):
     assert "Work out the odds" not in dominance
 
 
+def test_an_answer_links_down_to_the_rules_it_follows(client):
+    answered = client.get("/meq/calc/dominance?hero_to_finale=5&sauron_to_finale=4&sauron_to_finale=6"
+                          "&sauron_to_finale=8&sauron_to_shadow_falls=3&sauron_to_shadow_falls=4"
+                          "&sauron_to_shadow_falls=5").get_data(as_text=True)
+    assert '<a href="#rules-used">The rules this answer follows</a>' in answered
+    assert '<section class="rules-used" id="rules-used">' in answered and 'href="/meq/dominance#' in answered
+    assert 'href="#rules-used"' not in client.get("/meq/calc/dominance").get_data(as_text=True)  # no answer yet
+
+
 def test_search_page_shows_hits_with_deep_links(client):
     html = client.get("/search?q=leader+reroll&game=wotr").get_data(as_text=True)
     assert 'href="/wotr/combat-dice#leader-reroll"' in html
