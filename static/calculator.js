@@ -1,7 +1,7 @@
 // Calculator forms: − / + steppers, a box's number selected when it takes the focus (typing replaces it),
 // fields shown only when they apply, cards added and removed one by one, what a later plan changes in
-// bold, and the inputs last calculated with offered back (never filled in unasked). Without this script
-// every field is shown and the boxes take typing.
+// bold, and the inputs last calculated with offered back (filled in again only on Back from the answer,
+// never unasked). Without this script every field is shown and the boxes take typing.
 (function () {
   "use strict";
   var form = document.getElementById("calc-form");
@@ -224,4 +224,33 @@
       offer.hidden = true;
     });
   }
+
+  // --- Back from an answer to its empty form puts back what was typed, as a browser puts a form back
+  // (it does not for boxes that take no autocomplete): only on Back, and only when every input has its
+  // box here (not for a second plan or a card the script would have to add)
+  function boxesNamed(name) { return form.querySelectorAll('[name="' + CSS.escape(name) + '"]'); }
+  function isChoice(box) { return box.type === "radio" || box.type === "checkbox"; }
+  function putBack(query) {
+    var pairs = Array.from(new URLSearchParams(query));
+    var counts = {};  // name -> how many values it has: a name with several fills its boxes in order
+    pairs.forEach(function (pair) { counts[pair[0]] = (counts[pair[0]] || 0) + 1; });
+    var fits = Object.keys(counts).every(function (name) {
+      var boxes = boxesNamed(name);
+      return boxes.length > 0 && (isChoice(boxes[0]) || counts[name] <= boxes.length);
+    });
+    if (!fits) return;
+    var filled = {};
+    pairs.forEach(function (pair) {
+      var boxes = boxesNamed(pair[0]);
+      if (isChoice(boxes[0])) {
+        Array.prototype.forEach.call(boxes, function (box) { if (box.value === pair[1]) box.checked = true; });
+      } else {
+        filled[pair[0]] = (filled[pair[0]] || 0) + 1;
+        boxes[filled[pair[0]] - 1].value = pair[1];
+      }
+    });
+    applyConditions();
+  }
+  var arrival = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+  if (last && !location.search && arrival && arrival.type === "back_forward") putBack(last);
 })();

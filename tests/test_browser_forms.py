@@ -303,6 +303,28 @@ def test_the_last_inputs_are_offered_back_with_a_line_that_says_so_and_cleared(p
     expect(phone.locator("[data-last-inputs]")).to_be_hidden()
 
 
+@pytest.mark.parametrize("calc_id, typed", [
+    ("fotf-search", {"#f-nazgul": "2", "#f-shadow_troops": "1", "#f-slip_by": "2", "#f-weary": "1",
+                     "#f-exposed": "2", "#f-recall": "1"}),
+    ("meq-dominance", {"#f-hero_to_finale": "5", "#f-sauron_to_finale-1": "4", "#f-sauron_to_finale-2": "6",
+                       "#f-sauron_to_finale-3": "8", "#f-sauron_to_shadow_falls-1": "3",
+                       "#f-sauron_to_shadow_falls-2": "4", "#f-sauron_to_shadow_falls-3": "5"}),
+])
+def test_back_from_the_answer_to_its_form_puts_back_what_was_typed(phone, live_server, calc_id, typed):
+    calc = CALCULATORS[calc_id]
+    phone.goto(url(live_server, calc))
+    for box, value in typed.items():
+        phone.locator(box).fill(value)
+    with phone.expect_navigation():
+        phone.locator(".calculate-bar button").tap()
+    assert phone.locator("section.result").count() == 1
+    phone.go_back()
+    expect(phone.locator("section.result")).to_have_count(0)
+    assert {box: phone.input_value(box) for box in typed} == typed
+    phone.goto(url(live_server, calc))  # come to the form anew: offered back, not filled in
+    assert phone.evaluate(NOTHING_SET) == []
+
+
 def test_plan_b_has_the_same_compact_form_and_what_differs_is_in_bold(phone, live_server, shots):
     calc = CALCULATORS["wotr-battle"]
     phone.goto(url(live_server, calc, {"attacker_regulars": 4, "defender_regulars": 3, "terrain": "field"}))
