@@ -82,6 +82,10 @@
   function render(list) {
     var state = stateOf(list), current = null, done = 0, total = 0, optional = 0, lastTicked = -1;
     var isTicked = function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; };
+    var skipped = [];  // the steps of a phase that does not happen in this pass
+    list.phases.forEach(function (phase) {
+      if (phaseState(list, phase, state).skipped) skipped = skipped.concat(slice(phase.querySelectorAll("[data-step]")));
+    });
     list.steps.forEach(function (li, i) { if (isTicked(li)) lastTicked = i; });
     list.steps.forEach(function (li, i) {
       var on = isTicked(li), always = required(li, state);
@@ -95,8 +99,10 @@
       if (always) total += 1;
       if (always && on) done += 1;
       if (!always && on) optional += 1;
-      // "you are here": the first step after the last one ticked
-      if (!on && i > lastTicked && !current) current = li;
+      // "you are here": the first step after the last one ticked that happens in this pass (not one of
+      // every pass but the first, or of such a phase, in the first)
+      var happens = skipped.indexOf(li) === -1 && !(state.count === 1 && li.dataset.applies === "not-first");
+      if (!on && i > lastTicked && !current && happens) current = li;
     });
     if (current) { current.classList.add("current"); current.setAttribute("aria-current", "step"); }
     list.phases.forEach(function (phase) {

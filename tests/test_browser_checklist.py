@@ -89,6 +89,9 @@ def test_story_and_plot_are_skipped_on_the_first_sauron_turn_and_due_on_every_la
     assert "story-hero-marker" not in first and "plot-choose" not in first
     expect(sauron.locator('[data-phase="story"] .phase-count')).to_have_text("not in Sauron turn 1",
                                                                              use_inner_text=True)
+    tap_row(page, first[0])  # Hero Rally: Story and Plot come next, but not in turn 1, so the next step is Event's
+    expect(sauron.locator("[data-step].current")).to_have_attribute("data-step", first[1])
+    tap_row(page, first[0])  # untick it again
     for step_id in first:
         tap_row(page, step_id)
     expect_percent(page, "sauron-turn", 100)  # turn 1 is complete without Story and Plot
