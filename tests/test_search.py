@@ -273,6 +273,11 @@ def test_a_slip_of_a_little_word_is_that_word_not_a_rules_word(app, text, game, 
     assert top(app, text, game).suggestion == suggestion
 
 
+def test_a_doubled_letter_typed_once_comes_before_another_letter_as_far(app):
+    # "allied" is one letter changed, "applied" one letter of a pair left out: the commoner slip
+    assert top(app, "which combat card is aplied first", "wotr").suggestion == "which combat card is applied first"
+
+
 @pytest.mark.parametrize("text, game, expect, suggestion", [
     ("skys", None, "fotf:skies-darken", "skies"),
     ("skys darken", "fotf", "fotf:skies-darken", "skies darken"),

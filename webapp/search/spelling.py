@@ -6,7 +6,8 @@ letters or more when the correction makes, with a neighbouring word, a pair the 
 ("serch dice": search dice), or is a word of the rules' titles and names with the same first and
 last letters ("skys": skies; "plugh" is no slip of "plus", so it finds nothing). A short word
 one slip from a little word is that word ("meny": many, not merry), so no rules word stands in
-for it. Candidates come from a table of deletions built once, so the cost of a correction is
+for it. Of corrections as near, a doubled letter typed once comes first ("aplied": applied, not
+allied). Candidates come from a table of deletions built once, so the cost of a correction is
 bounded whatever is typed.
 """
 from __future__ import annotations
@@ -88,7 +89,8 @@ class Speller:
                 continue
             distance = edit_distance(word, candidate, limit)
             if distance <= limit:
-                scored.append((not paired, distance, not named, -self.counts.get(candidate, 0), candidate))
+                scored.append((not paired, distance, not _doubled_once(word, candidate), not named,
+                               -self.counts.get(candidate, 0), candidate))
         scored.sort()
         return [candidate for *_, candidate in scored]
 
@@ -162,6 +164,13 @@ def _keyed_near(typed, candidate):
     if len(differ) == 2 and differ[1][0] == differ[0][0] + 1 and (differ[0][1], differ[0][2]) == (differ[1][2], differ[1][1]):
         return True  # two letters swapped
     return all(b in NEIGHBOURS.get(a, ()) or a in VOWELS and b in VOWELS for _, a, b in differ)
+
+
+def _doubled_once(typed, candidate):
+    """Whether ``typed`` is ``candidate`` with a doubled letter typed once ("aplied": applied), the
+    commonest slip of all."""
+    return len(candidate) == len(typed) + 1 and any(
+        candidate[i] == candidate[i + 1] and candidate[:i] + candidate[i + 1:] == typed for i in range(len(candidate) - 1))
 
 
 def _same_ends(typed, candidate):
