@@ -251,6 +251,8 @@ def test_a_long_questions_rewrites_are_said_three_at_most(app, client):
     assert said.count("<strong>") == 3 and said.endswith(", and 2 more.")
     # "one of the heroes" is no game of one hero (Middle-earth Quest's two-player game)
     assert top(app, "the monster attacked one of the heroes", "meq").rewrites == ()
+    # "last turn" is the turn before, not the game's end; an empty haven is not a deck
+    assert top(app, "last turn the haven was empty", "fotf").rewrites == ()
 
 
 def test_a_little_word_with_two_letters_swapped_is_that_word_not_a_rules_word(app):
