@@ -232,16 +232,19 @@
   function isChoice(box) { return box.type === "radio" || box.type === "checkbox"; }
   function putBack(query) {
     var pairs = Array.from(new URLSearchParams(query));
-    var counts = {};  // name -> how many values it has: a name with several fills its boxes in order
-    pairs.forEach(function (pair) { counts[pair[0]] = (counts[pair[0]] || 0) + 1; });
+    var counts = {}, named = {};  // name -> how many values it has (several fill its boxes in order), its boxes
+    pairs.forEach(function (pair) {
+      counts[pair[0]] = (counts[pair[0]] || 0) + 1;
+      named[pair[0]] = named[pair[0]] || boxesNamed(pair[0]);
+    });
     var fits = Object.keys(counts).every(function (name) {
-      var boxes = boxesNamed(name);
+      var boxes = named[name];
       return boxes.length > 0 && (isChoice(boxes[0]) || counts[name] <= boxes.length);
     });
     if (!fits) return;
     var filled = {};
     pairs.forEach(function (pair) {
-      var boxes = boxesNamed(pair[0]);
+      var boxes = named[pair[0]];
       if (isChoice(boxes[0])) {
         Array.prototype.forEach.call(boxes, function (box) { if (box.value === pair[1]) box.checked = true; });
       } else {

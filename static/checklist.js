@@ -82,9 +82,10 @@
   function render(list) {
     var state = stateOf(list), current = null, done = 0, total = 0, optional = 0, lastTicked = -1;
     var isTicked = function (li) { return state.ticked.indexOf(li.dataset.step) !== -1; };
+    var statuses = list.phases.map(function (phase) { return phaseState(list, phase, state); });
     var skipped = [];  // the steps of a phase that does not happen in this pass
-    list.phases.forEach(function (phase) {
-      if (phaseState(list, phase, state).skipped) skipped = skipped.concat(slice(phase.querySelectorAll("[data-step]")));
+    list.phases.forEach(function (phase, i) {
+      if (statuses[i].skipped) skipped = skipped.concat(slice(phase.querySelectorAll("[data-step]")));
     });
     list.steps.forEach(function (li, i) { if (isTicked(li)) lastTicked = i; });
     list.steps.forEach(function (li, i) {
@@ -105,8 +106,8 @@
       if (!on && i > lastTicked && !current && happens) current = li;
     });
     if (current) { current.classList.add("current"); current.setAttribute("aria-current", "step"); }
-    list.phases.forEach(function (phase) {
-      var id = phase.dataset.phase, status = phaseState(list, phase, state);
+    list.phases.forEach(function (phase, i) {
+      var id = phase.dataset.phase, status = statuses[i];
       if (list.wasDone[id] !== status.done) delete list.chosen[id];  // a choice to fold holds until the phase changes
       list.wasDone[id] = status.done;
       var open = id in list.chosen ? list.chosen[id] : !status.done;

@@ -178,7 +178,7 @@ COMBAT = Calculator(
 
 
 def victory_verdict(result):
-    """Who wins or leads, in a few words ("Free Peoples win", "Shadow leads by 2"), or "level"."""
+    """Who wins or leads, in a few words ("The Free Peoples win", "The Shadow leads by 2"), or "level"."""
     if result["winner"]:
         return f"{TEAM_NAMES[result['winner']]} win{'s' if result['winner'] == 'shadow' else ''}"
     if result["leader"]:
