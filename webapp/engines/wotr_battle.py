@@ -66,6 +66,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import compress, count
+from typing import NamedTuple
 
 from . import wotr_combat
 from .inputs import InputError, raise_any, require_bool, require_choice, require_int
@@ -301,6 +302,15 @@ def _hit_chances(dice, hit, modifier, rerolls, reroll_modifier, exact):
     return tuple(weight / denominator for weight in padded)
 
 
+class _SideTable(NamedTuple):
+    """One Army's states and the moves between them (see _side_table)."""
+
+    states: tuple  # (regulars, elites), the Army as it starts first
+    casualty: tuple  # [state][hits] -> the state after that many hits
+    payment: tuple  # [state] -> the state after paying an Elite to fight on in a siege, or -1
+    garrison: tuple  # [state] -> the state once the units beyond a Stronghold's 5 have left
+
+
 @lru_cache(maxsize=256)
 def _side_table(regulars, elites, policy, replacements):
     """Every (regulars, elites) one Army can come to, and the moves between them.
@@ -330,7 +340,7 @@ def _side_table(regulars, elites, policy, replacements):
         payment.append(found((r + 1, e - 1)) if e and (at_hand is None or at_hand > 0) else -1)
         garrison.append(found(stronghold_garrison(r, e)))
         i += 1
-    return tuple(states), tuple(casualty), tuple(payment), tuple(garrison)
+    return _SideTable(tuple(states), tuple(casualty), tuple(payment), tuple(garrison))
 
 
 @lru_cache(maxsize=512)
@@ -512,7 +522,7 @@ class _Solver:
     _fought_by_round) having a phase for each of its siege battles.
 
     What the pass finds goes to tallies: `before`, the field battle before the defender
-    withdraws (all of it when it does not); `withdrawal`; by siege phase, `siege` (what happens
+    withdraws (all of it when it does not); `withdrawal`; by siege phase, `siege_tallies` (what happens
     in that siege battle) and `closing` (the siege ending after it, as a plan with no more
     siege battles ends); and, when standing and withdrawing are compared (plan.compare),
     `after`, the field battle from the round the defender would have withdrawn on, had it
@@ -523,6 +533,10 @@ class _Solver:
     """
 
     def __init__(self, plan: _Plan):
+        """What the pass reads for this plan: each Army's table of states and what each state
+        rolls, loses and is worth; the rounds fought one by one (_horizon); the siege plans and
+        their phases; the stretches of rounds with the same rolls (_segments). solve() does the
+        pass and sets up the tallies it fills."""
         self.plan = plan
         attacker, defender = plan.attacker, plan.defender
         self.exact = plan.exact
@@ -531,14 +545,14 @@ class _Solver:
         self.negligible = 0 if plan.exact else FLOAT_NEGLIGIBLE
         self.att_side, self.def_side = _side(attacker), _side(defender)
         self.att_table, self.def_table = _side_table(*self.att_side), _side_table(*self.def_side)
-        self.att_count, self.def_count = len(self.att_table[0]), len(self.def_table[0])
+        self.att_count, self.def_count = len(self.att_table.states), len(self.def_table.states)
         self.pairs = self.att_count * self.def_count
-        self.att_units = [r + e for r, e in self.att_table[0]]
-        self.def_units = [r + e for r, e in self.def_table[0]]
+        self.att_units = [r + e for r, e in self.att_table.states]
+        self.def_units = [r + e for r, e in self.def_table.states]
         self.att_dice = [min(units, MAX_DICE) for units in self.att_units]
         self.def_dice = [min(units, MAX_DICE) for units in self.def_units]
-        self.att_hp = [hit_points(r, e) for r, e in self.att_table[0]]
-        self.def_hp = [hit_points(r, e) for r, e in self.def_table[0]]
+        self.att_hp = [hit_points(r, e) for r, e in self.att_table.states]
+        self.def_hp = [hit_points(r, e) for r, e in self.def_table.states]
         self.att_gone = [units == 0 for units in self.att_units]
         self.def_gone = [units == 0 for units in self.def_units]
         self.top_hp = self.att_hp[0] + self.def_hp[0]  # every move keeps or lowers hit points
@@ -677,7 +691,7 @@ class _Solver:
     def _going(self, phase):
         """For each attacker state after a round in this phase, where the battle goes on: the first
         node of its row (add the defender's state), or None where the battle is over."""
-        payment, pairs, def_count = self.att_table[2], self.pairs, self.def_count
+        payment, pairs, def_count = self.att_table.payment, self.pairs, self.def_count
         goes_on, battle, battles = self._battle_of(phase) if phase else (False, 0, 0)
         going = []
         for a2, units in enumerate(self.att_units):
@@ -696,30 +710,33 @@ class _Solver:
 
     def _battle_of(self, phase):
         """(the attacker goes on, siege battle from 1, siege battles) of a siege phase."""
-        plan, battle = divmod(phase - 1, self.battles)
-        goes_on, battles = self.sieges[plan]
+        number, battle = divmod(phase - 1, self.battles)
+        goes_on, battles = self.sieges[number]
         return goes_on, battle + 1, battles
 
-    def _siege_phase(self, plan, battle):
-        """The phase of siege battle `battle` (from 1) of the siege plan numbered `plan`."""
-        return 1 + plan * self.battles + battle - 1
+    def _siege_phase(self, number, battle):
+        """The phase of siege battle `battle` (from 1) of the siege plan numbered `number` (in self.sieges)."""
+        return 1 + number * self.battles + battle - 1
 
     def _stop(self, phase, pair, chance):
         """The round limit stops the battle at `pair` in this phase's tally, both Armies standing."""
-        tally = self.siege[phase] if phase else self._field_tally(self.last)
+        tally = self.siege_tallies[phase] if phase else self._field_tally(self.last)
         tally.final[pair] += chance
         tally.stopped += chance
 
     # ------------------------------------------------------------------ the pass
 
     def solve(self):
+        """The pass: the field battle from its first pair, pair by pair in order of falling hit
+        points, then each siege round by round, then the hold-out table's other siege plans.
+        Returns the solver, its tallies filled."""
         plan = self.plan
         phases = 1 + len(self.sieges) * self.battles
         self.arrivals = [None] * self.pairs
         self.buckets = [[] for _ in range(self.top_hp + 1)]
         self.before, self.after, self.withdrawal = (_Tally(self.zero, self.pairs, self.shown) for _ in range(3))
         # by phase (0 unused): what happens in each siege battle, and the siege ending after it
-        self.siege = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
+        self.siege_tallies = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
         self.closing = [_Tally(self.zero, self.pairs, self.shown) for _ in range(phases)]
         self.entering = {}  # pair -> the chance the siege begins there (the defender withdraws into its Stronghold)
         if self.withdraws_at == 1 and not plan.compare:
@@ -738,8 +755,8 @@ class _Solver:
     def _withdraw(self, a, d, t, mass):
         """The defender pulls back into its Stronghold at the start of round t (always withdraws_at):
         a siege begins."""
-        inside = self.def_table[3][d]
-        (r, e), (r_in, e_in) = self.def_table[0][d], self.def_table[0][inside]
+        inside = self.def_table.garrison[d]
+        (r, e), (r_in, e_in) = self.def_table.states[d], self.def_table.states[inside]
         tally = self.withdrawal
         tally.withdrew += mass
         tally.to_reinforcements += mass * (r + e - r_in - e_in)
@@ -758,12 +775,12 @@ class _Solver:
     def withdrawing(self, battles, goes_on):
         """The tally of the battle with this siege after the withdrawal (or in the Stronghold under
         siege): `battles` siege battles, the attacker going on or not."""
-        plan = next(number for number, (on, _) in enumerate(self.sieges) if on == goes_on)
+        number = next(number for number, (on, _) in enumerate(self.sieges) if on == goes_on)
         tally = self.before + self.withdrawal
         for battle in range(1, battles + 1):
-            tally += self.siege[self._siege_phase(plan, battle)]
-        if battles < self.sieges[plan][1]:  # the siege ends where the next battle would begin
-            tally += self.closing[self._siege_phase(plan, battles)]
+            tally += self.siege_tallies[self._siege_phase(number, battle)]
+        if battles < self.sieges[number][1]:  # the siege ends where the next battle would begin
+            tally += self.closing[self._siege_phase(number, battles)]
         return tally
 
     def hold_out(self):
@@ -788,7 +805,7 @@ class _Solver:
         """The chance the defender falls in each siege battle of the table's plan, going on or not:
         the battles fought round by round, then those fought without the round."""
         number = next((number for number, (on, _) in enumerate(self.sieges) if on == goes_on), None)
-        by_round = [] if number is None else [self._destroyed(self.siege[self._siege_phase(number, battle)])
+        by_round = [] if number is None else [self._destroyed(self.siege_tallies[self._siege_phase(number, battle)])
                                               for battle in range(1, self.sieges[number][1] + 1)]
         return by_round + self.falls[goes_on]
 
@@ -1016,7 +1033,7 @@ class _Solver:
         defender state]}. Rounds after `last` are fought the same way (the rolls no longer change)
         unless the round limit stops them."""
         begins = 1 if self.plan.terrain == "siege" else self.withdraws_at
-        self.siege_going = [None] + [self._going(phase) for phase in range(1, len(self.siege))]
+        self.siege_going = [None] + [self._going(phase) for phase in range(1, len(self.siege_tallies))]
         dc = self.def_count
         for number in range(len(self.sieges)):
             first = self._siege_phase(number, 1) * self.pairs
@@ -1041,7 +1058,7 @@ class _Solver:
         pairs, dc, zero, negligible, gone_d = self.pairs, self.def_count, self.zero, self.negligible, self.gone_d
         def_dice, att_gone = self.def_dice, self.att_gone
         stops = not self.tail and t == self.last
-        goings, finals = self.siege_going, [tally.final for tally in self.siege]
+        goings, finals = self.siege_going, [tally.final for tally in self.siege_tallies]
         here = [zero] * len(finals)  # by phase: the chance the battle is there at the start of round t
         ended = [zero] * (4 * len(finals))  # by phase and _SIEGE_ENDS: what ends in round t
         coming = {}
@@ -1065,6 +1082,7 @@ class _Solver:
                     if target is None:  # the attacker is gone or ceases, or the last siege battle is over
                         for d2, q in stand:
                             final[row + d2] += moved * q
+                        # _SIEGE_ENDS from 2: the siege over with the defender standing
                         ended[base + 2 + att_gone[a2]] += moved * standing_sum[d][alpha]
                     elif special:
                         self._siege_moves(phase, row, target, moved, stand, t, stops, coming)
@@ -1074,7 +1092,7 @@ class _Solver:
                             goes_on[d2] += moved * q
         for phase, chance in enumerate(here):
             if chance:
-                self.siege[phase].count_siege_round(t, chance, ended[4 * phase:4 * phase + 4])
+                self.siege_tallies[phase].count_siege_round(t, chance, ended[4 * phase:4 * phase + 4])
         return coming
 
     def _siege_moves(self, phase, row, target, moved, stand, t, stops, coming):
@@ -1130,14 +1148,14 @@ class _Solver:
     def _going_on_after(self, number, battle):
         """{pair: chance} where the siege plan fought round by round ends for want of another siege
         battle after `battle`: both Armies standing and the attacker not ceasing."""
-        final = self.siege[self._siege_phase(number, battle)].final
+        final = self.siege_tallies[self._siege_phase(number, battle)].final
         return {pair: final[pair] for pair in compress(count(), final)
                 if not self.def_gone[pair % self.def_count] and self.att_units[pair // self.def_count] > self.ceases}
 
     def _siege_routes(self, goes_on):
         """Where a siege battle goes after a round, by attacker state: None where the attacker is gone
         or ceases, the state it pays an Elite to fight on in, or -1 for the next siege battle."""
-        payment = self.att_table[2]
+        payment = self.att_table.payment
         return [None if units == 0 or units <= self.ceases else (payment[a2] if goes_on else -1)
                 for a2, units in enumerate(self.att_units)]
 
@@ -1183,7 +1201,7 @@ def _outcome(attacker_gone, defender_gone):
 
 def _numbers(solver, tally, hold_out=None):
     """A solved battle's numbers, as immutable tuples (kept in a bounded cache)."""
-    att_states, def_states = solver.att_table[0], solver.def_table[0]
+    att_states, def_states = solver.att_table.states, solver.def_table.states
     final = tuple((att_states[pair // solver.def_count], def_states[pair % solver.def_count], tally.final[pair])
                   for pair in compress(count(), tally.final))
     rows = []
