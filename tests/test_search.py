@@ -321,6 +321,32 @@ def test_calculators_come_first_when_asked_for(app, client, text, calculator):
     assert first.url == f"/{game}/calc/{slug}" and client.get(first.url).status_code == 200
 
 
+@pytest.mark.parametrize("text, game, sequence", [
+    ("explain a whole round step by step", "wotr-cards", "wotr-cards:round"),
+    ("what order does a battle go in, start to finish", "wotr", "wotr:combat-round"),
+    ("the parts of a game turn in order", "fotf", "fotf:game-turn"),
+    ("hero turn step by step", "meq", "meq:hero-turn"),
+])
+def test_a_question_asking_the_order_of_a_turn_finds_the_section_that_walks_it(app, text, game, sequence):
+    index = state_of(app).search
+    assert index.reader.read(text, game).sequence
+    assert top_ids(app, text, game)[0] == sequence
+    weights = index.ranker.weights
+    try:  # the feature is what puts it first
+        index.ranker.weights = {**weights, "sequence_asked": 0.0}
+        index.forget_answers()
+        assert top_ids(app, text, game)[0] != sequence
+    finally:
+        index.ranker.weights = weights
+        index.forget_answers()
+
+
+@pytest.mark.parametrize("text, game", [("which step comes after the combat roll", "wotr"),
+                                        ("can I play a card in the first round", "wotr-cards"), ("turn order", "meq")])
+def test_a_step_or_a_round_named_alone_does_not_ask_for_the_whole_turn(app, text, game):
+    assert not state_of(app).search.reader.read(text, game).sequence
+
+
 def test_a_calculator_does_not_push_its_rules_down_when_not_asked_for(app):
     ids = top_ids(app, "leader re-roll", "wotr")
     assert ids[0] in ("wotr:leader-reroll", "wotr:round-leader-reroll", "wotr:term-reroll")

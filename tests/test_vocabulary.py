@@ -54,7 +54,7 @@ def test_every_rules_word_occurs_in_the_rules_it_points_to(content_dir, content_
 
 @pytest.mark.parametrize("edit, problem", [
     (lambda d: d.update(colour="red"), "colour: unknown key (allowed: filler, numbers, definition, any-calculator, "
-                                       "calculators, shared, wotr"),
+                                       "sequence, calculators, shared, wotr"),
     (lambda d: d["shared"][0].update(note="x"), "shared[0].note: unknown key (allowed: players, rules)"),
     (lambda d: d["shared"][0].pop("rules"), "shared[0]: missing required key 'rules'"),
     (lambda d: d["shared"][1].update(players=["flee"]) or d["shared"][0].update(players=["flee"]),
@@ -64,6 +64,9 @@ def test_every_rules_word_occurs_in_the_rules_it_points_to(content_dir, content_
     (lambda d: d.update(filler=["how", "how many"]), "filler[1]: 'how many' must be one word"),
     (lambda d: d.update(numbers=["one", "twenty one"]), "numbers[1]: 'twenty one' must be one word"),
     (lambda d: d.update(definition="what is"), "definition: must be a non-empty list of text items"),
+    (lambda d: d.update(sequence="step by step"), "sequence: must be a non-empty list of text items"),
+    (lambda d: d.update(sequence=["from the very start to the end"]),
+     "sequence[0]: 'from the very start to the end' has more than 4 words"),
     (lambda d: d["calculators"].update({"crystal-ball": ["odds"]}), "calculators.crystal-ball: unknown calculator"),
     (lambda d: d["shared"][0].update(players="run away"), "shared[0].players: must be a non-empty list of text items"),
 ])

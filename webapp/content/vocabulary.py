@@ -49,6 +49,7 @@ class Vocabulary:
     numbers: tuple = ()  # the number words from one up, in order ("two" is 2)
     definition: tuple = ()  # phrases that begin a question about what one term means ("what is")
     any_calculator: tuple = ()  # words that ask for a calculator, whichever it is
+    sequence: tuple = ()  # phrases that ask the order of a whole turn, round or fight ("step by step")
     calculators: dict = field(default_factory=dict)  # calculator id -> phrases players ask it with
     games: dict = field(default_factory=dict)  # game id -> the names players call the game by
     rewrites: dict = field(default_factory=dict)  # None (shared) or game id -> tuple of VocabularyEntry
@@ -193,8 +194,8 @@ class _Checker:
         if not isinstance(data, dict):
             self.problem("", "must be a mapping of keys to values")
             return Vocabulary()
-        allowed = ("filler", "numbers", "definition", "any-calculator", "calculators", "shared", *self.library.games,
-                   "games")
+        allowed = ("filler", "numbers", "definition", "any-calculator", "sequence", "calculators", "shared",
+                   *self.library.games, "games")
         for key in data:
             if key not in allowed:
                 self.problem(str(key), f"unknown key (allowed: {', '.join(allowed)})")
@@ -204,6 +205,7 @@ class _Checker:
             numbers=self.phrases("numbers", data["numbers"], single_words=True) if "numbers" in data else (),
             definition=self.phrases("definition", data["definition"]) if "definition" in data else (),
             any_calculator=self.phrases("any-calculator", data["any-calculator"]) if "any-calculator" in data else (),
+            sequence=self.phrases("sequence", data["sequence"]) if "sequence" in data else (),
             calculators=self.calculators(data.get("calculators", {})),
             games=self.games(data.get("games", {})),
         )

@@ -95,6 +95,13 @@ def folded_words(text):
     return [fold(word).replace("'", "").replace("’", "") for word in WORD.findall(signs_spelled(text))]
 
 
+def saying_pattern(phrases):
+    """A pattern for a text that says one of ``phrases`` anywhere, as whole words apart by spaces or
+    punctuation; none, a pattern that never matches."""
+    alternatives = "|".join(r"\W+".join(map(re.escape, phrase.split())) for phrase in phrases)
+    return re.compile(rf"\b(?:{alternatives})\b" if phrases else r"(?!)")
+
+
 def opening_pattern(phrases):
     """A pattern for a text that begins with one of ``phrases``, its words run together or apart
     by spaces or an apostrophe ("what s": what's, whats, what s); none, a pattern that never matches."""

@@ -26,6 +26,7 @@ def documents(library, calculators):
             "id": f"{game.id}:{section.id}", "game": game.id, "section": section.id, "kind": "section",
             "title": section.title, "aliases": "", "body": tidy(f"{section.summary} {section.text}".strip()),
             "context": "", "asked": "", "entry": "", "url": section.url, "trail": [game.short_title, section.title],
+            "sequence": section.kind == "sequence",  # it walks a whole turn, round or fight in order
         }
         yield from asked_documents(game.id, section.id, section, [game.short_title, section.title])
         for entry in section.walk():

@@ -44,7 +44,7 @@ CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much 
 COMPLETIONS = 6  # words the last, unfinished word may become, the commonest in the rules
 COMPLETION_SCAN = 200  # words of the rules looked at for them, at most
 COMMON_SHARE = 0.15  # a word held by more than this share of the entries is marked in snippets only when no rarer word is
-SAVED_FORMAT = 3  # of what ``SearchIndex.saved`` writes: raised when its layout changes
+SAVED_FORMAT = 4  # of what ``SearchIndex.saved`` writes: raised when its layout changes
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -63,6 +63,7 @@ SCHEMA = Schema(
     url=STORED,
     trail=STORED,
     excerpt=STORED,  # what an entry's snippet is cut from, when not its body (see documents.excerpt_text)
+    sequence=STORED,  # a section that walks a whole turn, round or fight in order
 )
 
 
@@ -144,6 +145,7 @@ class Entries:
     count: dict = field(default_factory=dict)  # game (and None for all) -> how many entries
     title_words: list = field(default_factory=list)  # the stems that make its title
     titles_with: dict = field(default_factory=dict)  # a title stem -> the docnums whose title has it
+    sequences: frozenset = frozenset()  # the sections that walk a whole turn, round or fight in order
 
     def title_words_of(self, words):
         """The stems that make a title, as a question says it: no little words, numbers or 's."""
@@ -155,7 +157,8 @@ def entries_of(stored, filler):
     entries = Entries(stored=stored, id=[stored[d]["id"] for d in range(count)],
                       game=[stored[d]["game"] for d in range(count)], kind=[stored[d]["kind"] for d in range(count)],
                       docnum={stored[d]["id"]: d for d in range(count)}, game_docs={},
-                      little=frozenset(s for word in filler for s in stems(word)))
+                      little=frozenset(s for word in filler for s in stems(word)),
+                      sequences=frozenset(d for d in range(count) if stored[d].get("sequence")))
     for docnum in range(count):
         entries.game_docs.setdefault(entries.game[docnum], set()).add(docnum)
         asked = entries.kind[docnum] == "asked"

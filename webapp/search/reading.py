@@ -62,6 +62,7 @@ class Reading:
     corrected: bool = False  # a word was corrected to a rules word
     rewrites: list = field(default_factory=list)  # (stemmed player phrase, {game: rules phrases})
     definition: bool = False  # a sentence opens "what is ...": a question about what a term means
+    sequence: bool = False  # it asks the order of a whole turn, round or fight ("step by step")
     question: bool = False  # filler or question words were dropped: a question, not a lone term
     calculators: frozenset = frozenset()  # ids of the calculators its words ask for (odds, score)
     game: str | None = None  # the game the question names ("meq setup"), if it names one
@@ -101,8 +102,10 @@ class Reader:
 
     def read(self, text, game=None, fuzzy=True):
         """How search reads ``text``, searched in ``game`` (None: every game)."""
+        folded = fold(text)
         reading = Reading(definition=any(self.words.definition.match(sentence)
-                                         for sentence in SENTENCE_END.split(fold(text))[:MAX_SENTENCES]))
+                                         for sentence in SENTENCE_END.split(folded)[:MAX_SENTENCES]),
+                          sequence=bool(self.words.sequence.search(folded)))
         self._quoted(text, reading)
         typed, unfinished = self._typed_words(text)
         words, reading.game = self._named_game(typed)

@@ -1,14 +1,15 @@
 """The words search knows besides the rules' running text, all drawn from the content: the
 glossary's synonyms (a term and its aliases), the player vocabulary (content/vocabulary.yaml:
 the players' words for the rules' words, filler, number words, how a definition question
-opens, the words that ask for a calculator, the names players call the games by).
+opens, the words that ask the order of a whole turn, the words that ask for a calculator, the
+names players call the games by).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..content.vocabulary import MAX_PHRASE_WORDS, Vocabulary, fold, game_names
-from .analysis import key_of, opening_pattern, stems
+from .analysis import key_of, opening_pattern, saying_pattern, stems
 from .documents import calculators_of
 
 
@@ -19,6 +20,7 @@ class Words:
     numbers: dict = field(default_factory=dict)  # "two" -> "2"
     number_words: dict = field(default_factory=dict)  # "2" -> "two"
     definition: object = None  # a pattern for the openings of a question about what a term means
+    sequence: object = None  # a pattern for the words that ask the order of a whole turn, round or fight
     concepts: dict = field(default_factory=dict)  # stemmed glossary phrase -> ids of the groups it names
     group_game: dict = field(default_factory=dict)  # group id -> its game
     group_stems: dict = field(default_factory=dict)  # group id -> the stems of all its phrases
@@ -92,7 +94,7 @@ def read_words(library, calculators) -> Words:
     """The words search knows for ``library`` and its ``calculators``."""
     vocabulary = library.vocabulary or Vocabulary()
     words = Words(games=tuple(library.games), filler=vocabulary.filler,
-                  definition=opening_pattern(vocabulary.definition))
+                  definition=opening_pattern(vocabulary.definition), sequence=saying_pattern(vocabulary.sequence))
     words.numbers = {word: str(n) for n, word in enumerate(vocabulary.numbers, 1)}
     words.number_words = {number: word for word, number in words.numbers.items()}
     _glossary(words, library)
