@@ -329,7 +329,7 @@ def test_calculators_come_first_when_asked_for(app, client, text, calculator):
 ])
 def test_a_question_asking_the_order_of_a_turn_finds_the_section_that_walks_it(app, text, game, sequence):
     index = state_of(app).search
-    assert index.reader.read(text, game).sequence
+    assert index.read(text, game).sequence
     assert top_ids(app, text, game)[0] == sequence
     weights = index.ranker.weights
     try:  # the feature is what puts it first
@@ -344,7 +344,7 @@ def test_a_question_asking_the_order_of_a_turn_finds_the_section_that_walks_it(a
 @pytest.mark.parametrize("text, game", [("which step comes after the combat roll", "wotr"),
                                         ("can I play a card in the first round", "wotr-cards"), ("turn order", "meq")])
 def test_a_step_or_a_round_named_alone_does_not_ask_for_the_whole_turn(app, text, game):
-    assert not state_of(app).search.reader.read(text, game).sequence
+    assert not state_of(app).search.read(text, game).sequence
 
 
 def test_a_calculator_does_not_push_its_rules_down_when_not_asked_for(app):
