@@ -131,6 +131,13 @@ def test_a_word_far_from_every_rules_word_is_not_corrected(app):
         assert not results.corrected and results.hits == [] and results.suggestion is None, results
 
 
+def test_a_common_english_word_is_taken_as_meant_not_as_a_far_slip(app):
+    # "hunters" is two edits from "enters": a word as common as that is what the player meant
+    results = top(app, "what happens when the hunters catch the ring bearer", "fotf")
+    assert not results.corrected and results.suggestion is None and results.hits
+    assert top(app, "corupption", "meccg").suggestion == "corruption"  # no English word: still a slip
+
+
 def test_a_corrected_word_is_said_beside_a_word_left_as_typed(app):
     # one word corrected, another with nothing close: the answers still say what was searched
     results = top(app, "xyzzy corupption", None)
@@ -240,6 +247,9 @@ def test_player_words_are_searched_as_the_rules_words_and_said(app, client):
     assert body["rewrites"] == [{"from": "orcs", "to": ["shadow troops"]}]
     assert body["results"][0]["id"] in ("fotf:shadow-troop", "fotf:reinforce-add", "fotf:setup-shadow-troops")
     assert top(app, "retreat", "wotr").rewrites == ()  # the rules' own word is not rewritten
+    # a possessive is said as the player's words, not as their stems ("bad gui")
+    said = top(app, "the bad guy's big figure moved onto my space", "meq").rewrites
+    assert ("bad guys", ("sauron",)) in [(r.typed, r.rules) for r in said]
 
 
 def test_a_long_questions_rewrites_are_said_three_at_most(app, client):
@@ -321,16 +331,28 @@ def test_calculators_come_first_when_asked_for(app, client, text, calculator):
     assert first.url == f"/{game}/calc/{slug}" and client.get(first.url).status_code == 200
 
 
+def sequence_boosted(app, text, game):
+    """The docnums ``sequence_asked`` counts for ``text``, and the sections of kind sequence."""
+    index = state_of(app).search
+    reading = index.read(text, game)
+    _, features = index.ranker.ranked_with_features(reading, [match for _, match in index.matches(reading, game)], game)
+    library = state_of(app).library
+    sequences = {index.entries.docnum[f"{game}:{section.id}"] for section in library.games[game].sections.values()
+                 if section.kind == "sequence"}
+    return set(features["sequence_asked"]), sequences
+
+
 @pytest.mark.parametrize("text, game, sequence", [
     ("explain a whole round step by step", "wotr-cards", "wotr-cards:round"),
     ("what order does a battle go in, start to finish", "wotr", "wotr:combat-round"),
-    ("the parts of a game turn in order", "fotf", "fotf:game-turn"),
+    ("the parts of a game turn, what order", "fotf", "fotf:game-turn"),
     ("hero turn step by step", "meq", "meq:hero-turn"),
 ])
 def test_a_question_asking_the_order_of_a_turn_finds_the_section_that_walks_it(app, text, game, sequence):
-    index = state_of(app).search
-    assert index.read(text, game).sequence
+    boosted, sequences = sequence_boosted(app, text, game)
+    assert state_of(app).search.entries.docnum[sequence] in boosted and boosted <= sequences
     assert top_ids(app, text, game)[0] == sequence
+    index = state_of(app).search
     weights = index.ranker.weights
     try:  # the feature is what puts it first
         index.ranker.weights = {**weights, "sequence_asked": 0.0}
@@ -342,9 +364,12 @@ def test_a_question_asking_the_order_of_a_turn_finds_the_section_that_walks_it(a
 
 
 @pytest.mark.parametrize("text, game", [("which step comes after the combat roll", "wotr"),
+                                        ("in order to retreat do I need a free region", "wotr"),
+                                        ("how many rounds can a battle go on", "wotr"),
                                         ("can I play a card in the first round", "wotr-cards"), ("turn order", "meq")])
 def test_a_step_or_a_round_named_alone_does_not_ask_for_the_whole_turn(app, text, game):
     assert not state_of(app).search.read(text, game).sequence
+    assert sequence_boosted(app, text, game)[0] == set()
 
 
 def test_a_calculator_does_not_push_its_rules_down_when_not_asked_for(app):

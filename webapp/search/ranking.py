@@ -30,7 +30,7 @@ WEIGHTS = {
     "term_for_question": -0.6,  # a glossary entry, for a question (the rule answers it)
     "section_for_question": -0.3,  # a whole section, for a question
     "calculator_asked": 1.0,  # a calculator the question asks for (odds, score)
-    "sequence_asked": 1.0,  # the section walking a turn, round or fight, for a question asking its order
+    "sequence_asked": 1.0,  # a section walking a turn, round or fight, for a question asking the order of one
     "game_fit": 0.5,  # without a game filter: how well the entry's game answers the question
     "meaning": 0.5,  # of the MEANING_POOL best by the rest: how near the question comes to it in meaning
 }
@@ -180,7 +180,7 @@ class Ranker:
         """{feature name: {docnum: value}} (a docnum left out has 0)."""
         entries = self.entries
         kind_of = entries.kind
-        question = not reading.lone
+        asks_a_rule = not reading.lone  # neither a term alone nor a "what is" question: the rule answers it
         fit = game_fit(matches, entries.game) if game is None else {}
         return {
             "rules": coverage(matches, lambda match: match.rules, entries.game),
@@ -189,8 +189,8 @@ class Ranker:
             "every_part": every_part(matches),
             "title": self.title_said(reading, candidates),
             "definition": self.named(reading) if reading.term_alone else {},
-            "term_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "term"},
-            "section_for_question": {d: 1.0 for d in candidates if question and kind_of[d] == "section"},
+            "term_for_question": {d: 1.0 for d in candidates if asks_a_rule and kind_of[d] == "term"},
+            "section_for_question": {d: 1.0 for d in candidates if asks_a_rule and kind_of[d] == "section"},
             "calculator_asked": dict.fromkeys(reading_calculators(reading, entries) & candidates, 1.0),
             "sequence_asked": dict.fromkeys(entries.sequences & candidates, 1.0) if reading.sequence else {},
             "game_fit": {d: fit.get(entries.game[d], 0.0) for d in candidates} if fit else {},
