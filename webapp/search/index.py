@@ -26,7 +26,7 @@ from whoosh import query as wq
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
-from ..content.vocabulary import MAX_PHRASE_WORDS, WORD, fold, words_of
+from ..content.vocabulary import MAX_PHRASE_WORDS, words_of
 from .analysis import ANALYZER, folded_words, key_of, normalised, signs_spelled, stems, word_stems
 from .documents import documents
 from .held_scores import HeldScores
@@ -197,7 +197,8 @@ def build_tables(library, calculators, held_scores=True) -> IndexTables:
     entries = entries_of(dict(reader.iter_docs()), words.filler)
     terms = {name: frozenset(reader.field_terms(name)) for name in (*TEXT_FIELDS, CONCEPTS_FIELD)}
     speller = Speller(rules_words.counts, frozenset(rules_words.names), frozenset(rules_words.pairs), words.filler,
-                      words.player_words, words.player_pairs, key_of, frozenset(rules_words.asked))
+                      words.player_words, words.player_pairs, key_of, frozenset(rules_words.asked),
+                      word_vectors(words.filler).common_words())
     frequency = {}
     for name in RULES_FIELDS:
         for term in terms[name]:
@@ -335,9 +336,9 @@ class SearchIndex:
             suggestion = None  # offer only a correction that finds something
         # the rewrites behind the first answer, in its game's words
         shown = self.entries.game[ranked[0]] if ranked else None
-        words = [fold(w) for w in WORD.findall(signs_spelled(text))]
-        word_stems = [stems(w) for w in words]
-        rewrites = tuple(PlayerWords(typed=typed_words(words, word_stems, key), rules=by_game[shown])
+        words = folded_words(signs_spelled(text))  # split as the reader splits them: "guy's" is guys
+        stemmed = [stems(w) for w in words]
+        rewrites = tuple(PlayerWords(typed=typed_words(words, stemmed, key), rules=by_game[shown])
                          for key, by_game in reading.rewrites if shown in by_game)
         return Results(query=text, total=len(ranked), hits=hits, suggestion=suggestion,
                        corrected=reading.corrected, rewrites=rewrites)

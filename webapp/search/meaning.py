@@ -68,6 +68,10 @@ class WordVectors:
             raise ValueError(f"{path}: {len(words)} words and {len(numbers)} numbers, not {count} of {dimensions}")
         return cls(words, array("b", numbers), dimensions, skip)
 
+    def common_words(self):
+        """The words of the COMMONEST rows: common English, whatever the rules say."""
+        return frozenset(word for word, row in self.row.items() if row < COMMONEST)
+
     @staticmethod
     def weight(row):
         """A word's weight by its row: "the" next to nothing, the rarer the more, up to 1."""

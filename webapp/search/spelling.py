@@ -7,8 +7,9 @@ letters or more when the correction makes, with a neighbouring word, a pair the 
 last letters ("skys": skies; "plugh" is no slip of "plus", so it finds nothing). A short word
 one slip from a little word is that word ("meny": many, not merry), so no rules word stands in
 for it. Of corrections as near, a doubled letter typed once comes first ("aplied": applied, not
-allied). Candidates come from a table of deletions built once, so the cost of a correction is
-bounded whatever is typed.
+allied). A common English word the rules never use is taken as meant, not as a slip two edits
+from a rules word ("hunters" is no typo of enters). Candidates come from a table of deletions
+built once, so the cost of a correction is bounded whatever is typed.
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ MAX_SWAPPED = 3  # the likeliest rules words close to a word looked at for its l
 class Speller:
     """Corrections drawn from the rules' vocabulary, preferring its names and the pairs it uses."""
 
-    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of, asked_words=frozenset()):
+    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of, asked_words=frozenset(),
+                 english=frozenset()):
         self.counts = counts  # word -> how much the rules use it (titles and names count more)
         self.names = names  # words of titles, names and aliases
         self.pairs = pairs | player_pairs  # pairs of words the rules (or players) use together
@@ -31,6 +33,7 @@ class Speller:
         self.player_pairs = player_pairs
         self.key_of = key_of  # a word's stems, as the player vocabulary is keyed
         self.asked_words = asked_words  # the words of the questions players ask of the rules, as written
+        self.english = english  # common English words: one edit from a rules word at most is a slip
         self.deletions, self.filler_deletions = {}, {}
         for word in filler:
             for deletion in _deletions(word, 1):
@@ -84,7 +87,7 @@ class Speller:
         for candidate in candidates - self.filler:
             paired = (before, candidate) in self.pairs or (candidate, after) in self.pairs
             named = candidate in self.names
-            limit = MAX_EDITS if len(word) >= LONG_WORD or len(word) > 3 and (paired or named and _same_ends(word, candidate)) else 1
+            limit = self.edits_allowed(word, candidate, paired, named)
             if abs(len(candidate) - len(word)) > limit or not _keyed_near(word, candidate):
                 continue
             distance = edit_distance(word, candidate, limit)
@@ -93,6 +96,16 @@ class Speller:
                                -self.counts.get(candidate, 0), candidate))
         scored.sort()
         return [candidate for *_, candidate in scored]
+
+    def edits_allowed(self, word, candidate, paired, named):
+        """How many edits may part ``word`` from the rules word ``candidate``: two for a long word, or a
+        word of four letters or more that makes a pair the rules use or a name with the same ends;
+        one for a common English word (it is likelier meant) and any other."""
+        if word in self.english:
+            return 1
+        if len(word) >= LONG_WORD or len(word) > 3 and (paired or named and _same_ends(word, candidate)):
+            return MAX_EDITS
+        return 1
 
     def correct(self, words, keep, alternatives=3, most=None):
         """(the words with unfamiliar ones corrected, {position: the likeliest corrections}).
