@@ -27,7 +27,7 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from ..content.vocabulary import MAX_PHRASE_WORDS, words_of
-from .analysis import ANALYZER, folded_words, key_of, normalised, signs_spelled, stems, word_stems
+from .analysis import ANALYZER, folded_words, key_of, normalised, stems, word_stems
 from .documents import documents
 from .held_scores import HeldScores
 from .meaning import WordVectors, packed
@@ -197,8 +197,7 @@ def build_tables(library, calculators, held_scores=True) -> IndexTables:
     entries = entries_of(dict(reader.iter_docs()), words.filler)
     terms = {name: frozenset(reader.field_terms(name)) for name in (*TEXT_FIELDS, CONCEPTS_FIELD)}
     speller = Speller(rules_words.counts, frozenset(rules_words.names), frozenset(rules_words.pairs), words.filler,
-                      words.player_words, words.player_pairs, key_of, frozenset(rules_words.asked),
-                      word_vectors(words.filler).common_words())
+                      words.player_words, words.player_pairs, key_of, frozenset(rules_words.asked))
     frequency = {}
     for name in RULES_FIELDS:
         for term in terms[name]:
@@ -238,6 +237,7 @@ class SearchIndex:
         self.entries, self.terms, self.held = self.tables.entries, self.tables.terms, self.tables.held
         self.words = words = self.tables.words
         speller = self.tables.speller
+        speller.english = word_vectors(words.filler).common_words()  # read with the vectors, never saved
         self.counts = speller.counts
         self.sorted_words = sorted(speller.counts)
         self._completions = lru_cache(maxsize=4096)(self._completions)
@@ -336,7 +336,7 @@ class SearchIndex:
             suggestion = None  # offer only a correction that finds something
         # the rewrites behind the first answer, in its game's words
         shown = self.entries.game[ranked[0]] if ranked else None
-        words = folded_words(signs_spelled(text))  # split as the reader splits them: "guy's" is guys
+        words = folded_words(text)  # split as the reader splits them: "guy's" is guys
         stemmed = [stems(w) for w in words]
         rewrites = tuple(PlayerWords(typed=typed_words(words, stemmed, key), rules=by_game[shown])
                          for key, by_game in reading.rewrites if shown in by_game)

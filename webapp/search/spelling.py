@@ -23,8 +23,7 @@ MAX_SWAPPED = 3  # the likeliest rules words close to a word looked at for its l
 class Speller:
     """Corrections drawn from the rules' vocabulary, preferring its names and the pairs it uses."""
 
-    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of, asked_words=frozenset(),
-                 english=frozenset()):
+    def __init__(self, counts, names, pairs, filler, player_words, player_pairs, key_of, asked_words=frozenset()):
         self.counts = counts  # word -> how much the rules use it (titles and names count more)
         self.names = names  # words of titles, names and aliases
         self.pairs = pairs | player_pairs  # pairs of words the rules (or players) use together
@@ -33,7 +32,7 @@ class Speller:
         self.player_pairs = player_pairs
         self.key_of = key_of  # a word's stems, as the player vocabulary is keyed
         self.asked_words = asked_words  # the words of the questions players ask of the rules, as written
-        self.english = english  # common English words: one edit from a rules word at most is a slip
+        self.english = frozenset()  # common English words (the word vectors' commonest): one edit at most is a slip
         self.deletions, self.filler_deletions = {}, {}
         for word in filler:
             for deletion in _deletions(word, 1):
@@ -96,6 +95,10 @@ class Speller:
                                -self.counts.get(candidate, 0), candidate))
         scored.sort()
         return [candidate for *_, candidate in scored]
+
+    def __getstate__(self):
+        """What a saved index keeps: all but the common English words, which the word vectors hold."""
+        return {**self.__dict__, "english": frozenset()}
 
     def edits_allowed(self, word, candidate, paired, named):
         """How many edits may part ``word`` from the rules word ``candidate``: two for a long word, or a
