@@ -240,9 +240,13 @@ def explain(app, text, game=None):
     reading = index.read(text, game)
     game = game or reading.game
     ranker = index.ranker
-    ranked, features = ranker.ranked_with_features(reading, [match for _, match in index.matches(reading, game)], game)
+    matches = [match for _, match in index.matches(reading, game)]
     print(f"{text!r} in {game or 'every game'}: parts " +
           "; ".join(f"{part.typed}" + (f" (rules: {', '.join(part.rules)})" if part.rules else "") for part in reading.parts))
+    if not matches:
+        print("  no part finds anything")
+        return
+    ranked, features = ranker.ranked_with_features(reading, matches, game)
     for docnum in ranked[:10]:
         weighted = {name: weight * features[name].get(docnum, 0.0) for name, weight in ranker.weights.items()}
         print(f"  {index.entries.id[docnum]:45} {sum(weighted.values()):6.3f}  " +

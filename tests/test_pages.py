@@ -119,7 +119,7 @@ def test_healthz(client):
 
 def test_api_search_shape(client):
     body = client.get("/api/search?q=corruption+check&game=meccg&limit=5").get_json()
-    assert set(body) == {"query", "total", "results", "suggestion", "rewrites", "note"}
+    assert set(body) == {"query", "total", "results", "suggestion", "rewrites", "note", "by_meaning"}
     assert 1 <= len(body["results"]) <= 5
     hit = body["results"][0]
     assert set(hit) >= {"id", "game", "section", "title", "url", "snippet"}
@@ -128,7 +128,7 @@ def test_api_search_shape(client):
 
 def test_api_search_keys_come_in_the_documented_order(client):
     text = client.get("/api/search?q=combat").get_data(as_text=True)
-    assert list(json.loads(text)) == ["query", "total", "results", "suggestion", "rewrites", "note"]
+    assert list(json.loads(text)) == ["query", "total", "results", "suggestion", "rewrites", "note", "by_meaning"]
     assert list(json.loads(text)["results"][0])[:3] == ["id", "game", "section"]
 
 

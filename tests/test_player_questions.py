@@ -98,7 +98,6 @@ SHORT_OF_THE_FLOOR = {
     (3, True, "top1"): "batch 3's held-back top-1 with the game filter is under 85%",
     (3, True, "top3"): "batch 3's held-back top-3 with the game filter is under 95%",
     (6, True, "top1"): "batch 6's top-1 with the game filter is under 85%",
-    (8, True, "top1"): "batch 8's top-1 with the game filter is under 85%",
     (9, True, "top1"): "batch 9's held-back top-1 with the game filter is under 85%",
     (9, True, "top3"): "batch 9's held-back top-3 with the game filter is under 95%",
     (10, True, "top1"): "batch 10's held-back top-1 with the game filter is under 85%",

@@ -13,6 +13,7 @@ from webapp.content.vocabulary import fold
 from webapp.library import read_library
 from webapp.search import MAX_QUERY_CHARS, SearchIndex, search, stems
 from webapp.search.documents import excerpt_text, tidy
+from webapp.search.ranking import NEAREST_MOST
 from webapp.state import get_search_index, state_of
 
 QUESTIONS = sorted(Path(__file__).parent.glob("search_questions/*.yaml"))
@@ -71,6 +72,18 @@ def test_accents_are_folded(app):
 def test_stems_match(app, library):
     hits = top(app, "retreating", "wotr", 5).hits
     assert hits and any("retreat" in hit.title.lower() for hit in hits[:3])
+
+
+@pytest.mark.parametrize("forms", [("tap", "taps", "tapped", "tapping"), ("eliminate", "eliminated", "eliminating"),
+                                   ("activate", "activated", "activating"), ("hit", "hits", "hitting"),
+                                   ("win", "wins", "winning"), ("plot", "plotted", "plotting")])
+def test_every_form_of_a_word_has_one_stem(forms):
+    assert len({stems(form) for form in forms}) == 1
+
+
+def test_a_word_finds_the_rules_that_print_another_form_of_it(app):
+    # the battle rules print "eliminated" and never "eliminate"
+    assert {"wotr:character-elimination", "wotr:leader-elimination"} & set(top_ids(app, "how do I eliminate a unit", "wotr", 2))
 
 
 def test_one_letter_typo_is_corrected(app):
@@ -378,8 +391,7 @@ def test_a_calculator_does_not_push_its_rules_down_when_not_asked_for(app):
 
 
 @pytest.mark.parametrize("text, game", [
-    pytest.param("throw away two cards to draw", "wotr-cards", marks=pytest.mark.xfail(
-        strict=True, reason="Middle-earth CCG's hand size at the end of a turn (discard or draw to 8) comes first")),
+    ("throw away two cards to draw", "wotr-cards"),
     ("orcs marched into the haven and nobody defended it", "fotf"),
     ("all my points come from one category", "meccg"),
     ("can the defending guy run away after a round of fighting", "wotr"),
@@ -546,6 +558,29 @@ def test_a_question_over_the_length_limit_is_cut_there_and_said_so(client):
     html = client.get("/search", query_string={"q": question, "game": "wotr"}).get_data(as_text=True)
     assert f'<p class="note">Only the first 1,000 characters of the question were read (it has {len(question):,}).</p>' in html
     assert 'class="results"' in html and 'id="e-q"' not in html
+
+
+def test_words_no_rule_of_the_game_uses_find_the_rules_nearest_in_meaning(app, client):
+    # Fate of the Fellowship's rules say battle and attack, never combat
+    with app.app_context():
+        index = get_search_index()
+        assert not index.rank(index.read("how does combat work", "fotf"), "fotf")[0]
+    body = client.get("/api/search", query_string={"q": "how does combat work", "game": "fotf", "limit": 20}).get_json()
+    assert body["by_meaning"] is True and 0 < len(body["results"]) <= NEAREST_MOST == body["total"], body
+    assert {result["game"] for result in body["results"]} == {"fotf"}
+    assert body["note"] == "No rule uses these words; these are the rules nearest to them in meaning."
+    assert {"fotf:attack", "fotf:advance-battles", "fotf:rolling-a-battle"} & {r["id"] for r in body["results"][:3]}
+    html = client.get("/search", query_string={"q": "how does combat work", "game": "fotf"}).get_data(as_text=True)
+    assert '<p class="note">No rule uses these words; these are the rules nearest to them in meaning.</p>' in html
+    assert 'class="results"' in html and "Nothing matches" not in html
+
+
+@pytest.mark.parametrize("text, game", [("combat", "wotr"), ("dice", "meq"), ("xyzzy plugh", None)])
+def test_meaning_answers_only_where_the_words_find_nothing_and_something_is_near(app, text, game):
+    results = top(app, text, game)
+    assert not results.by_meaning and results.note is None
+    # the battle rules print "combat"; Middle-earth Quest has no dice and nothing near them; nonsense means nothing
+    assert bool(results.hits) == (text == "combat")
 
 
 def test_a_question_of_ten_thousand_characters_is_cut_and_answered_as_fast_as_one_of_a_thousand(client):

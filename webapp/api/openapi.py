@@ -89,12 +89,16 @@ def document(calculators):
         "components": {"schemas": {
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
             "SearchResults": {
-                "type": "object", "required": ["query", "total", "results", "suggestion", "rewrites", "note"],
+                "type": "object", "required": ["query", "total", "results", "suggestion", "rewrites", "note", "by_meaning"],
                 "properties": {
                     "query": {"type": "string"}, "total": {"type": "integer"},
                     "suggestion": {"type": "string", "nullable": True},
                     "note": {"type": "string", "nullable": True,
-                             "description": "Said when the question was cut at the length limit (query is what was read)"},
+                             "description": "Said when the question was cut at the length limit (query is what was read), "
+                                            "or when the results are the rules nearest to it in meaning"},
+                    "by_meaning": {"type": "boolean",
+                                   "description": "No rule uses the question's words: the results are the rules nearest "
+                                                  "to it in meaning (none when none is near)"},
                     "results": {"type": "array", "items": {
                         "type": "object",
                         "required": ["id", "game", "section", "kind", "title", "url", "snippet", "game_title", "section_title"],

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.lang.porter import stem as porter_stem
 
 from ..content.vocabulary import WORD, fold
 
@@ -46,9 +47,27 @@ class FoldFilter(Filter):
             yield token
 
 
+VOWELS = frozenset("aeiouy")
+
+
+def stem(word):
+    """Porter's stem of a word, with the ending "-ed" or "-ing" taken off as Porter's own rules say:
+    a doubled last letter is then single ("tapped", "hitting": tap, hit) and a word left ending
+    in "at", "bl" or "iz" gets its "e" back ("eliminated": eliminate), so every form of a word has
+    one stem (the Porter stemmer that Whoosh ships keeps tapp and eliminat)."""
+    for ending in ("ed", "ing"):
+        base = word[:-len(ending)]
+        if word.endswith(ending) and not word.endswith("eed") and VOWELS & set(base):
+            if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "aeiouylsz":
+                return porter_stem(base[:-1])
+            if base.endswith(("at", "bl", "iz")):
+                return porter_stem(base + "e")
+    return porter_stem(word)
+
+
 def _chain(split_filter):
     return (RegexTokenizer(WORD.pattern) | split_filter | LowercaseFilter() | FoldFilter()
-            | StopFilter(minsize=1) | StemFilter())
+            | StopFilter(minsize=1) | StemFilter(stem))
 
 
 ANALYZER = _chain(JoinedWordFilter())

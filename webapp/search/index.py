@@ -44,7 +44,7 @@ CONTEXT_BOOST = 0.6  # an entry's section and parent titles count for this much 
 COMPLETIONS = 6  # words the last, unfinished word may become, the commonest in the rules
 COMPLETION_SCAN = 200  # words of the rules looked at for them, at most
 COMMON_SHARE = 0.15  # a word held by more than this share of the entries is marked in snippets only when no rarer word is
-SAVED_FORMAT = 4  # of what ``SearchIndex.saved`` writes: raised when its layout changes
+SAVED_FORMAT = 5  # of what ``SearchIndex.saved`` writes: raised when its layout changes
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -330,10 +330,14 @@ class SearchIndex:
         reading = self.read(text, game=game, fuzzy=fuzzy)
         game = game or reading.game
         ranked, marked = self.rank(reading, game)
-        hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
-        suggestion = self.suggest(text) if (reading.corrected or not hits) else None
-        if suggestion and not hits and not self.rank(self.read(suggestion, game, fuzzy=False), game)[0]:
+        suggestion = self.suggest(text) if (reading.corrected or not ranked) else None
+        if suggestion and not ranked and not self.rank(self.read(suggestion, game, fuzzy=False), game)[0]:
             suggestion = None  # offer only a correction that finds something
+        by_meaning = not ranked and not suggestion
+        if by_meaning:  # no rule says the words: the rules nearest to them in meaning, if any are near
+            ranked = self.ranker.nearest(reading, game)
+            by_meaning = bool(ranked)
+        hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
         # the rewrites behind the first answer, in its game's words
         shown = self.entries.game[ranked[0]] if ranked else None
         words = folded_words(text)  # split as the reader splits them: "guy's" is guys
@@ -341,7 +345,7 @@ class SearchIndex:
         rewrites = tuple(PlayerWords(typed=typed_words(words, stemmed, key), rules=by_game[shown])
                          for key, by_game in reading.rewrites if shown in by_game)
         return Results(query=text, total=len(ranked), hits=hits, suggestion=suggestion,
-                       corrected=reading.corrected, rewrites=rewrites)
+                       corrected=reading.corrected, rewrites=rewrites, by_meaning=by_meaning)
 
     def _completions(self, prefix):
         """Index terms for the commonest rules words that begin with ``prefix`` (bounded)."""

@@ -35,6 +35,8 @@ WEIGHTS = {
     "meaning": 0.5,  # of the MEANING_POOL best by the rest: how near the question comes to it in meaning
 }
 MEANING_POOL = 30  # entries ranked again with their meaning (meaning.py): those best by the other features
+NEAREST_FLOOR = 0.6  # a question no rule's words match is answered by the entries at least this near in meaning
+NEAREST_MOST = 5  # and by this many of them at most: a guess, said as one, is kept short
 RARITY = 0.5  # 0 would weigh all words alike, 1 by their full inverse document frequency
 CORRECTED = 0.5  # a corrected word is a guess: its share of the question counts this much
 
@@ -175,6 +177,22 @@ class Ranker:
                 if reading.lone or kind[docnum] != "term"}
         low, high = min(near.values(), default=0.0), max(near.values(), default=0.0)
         return {docnum: (value - low) / (high - low) for docnum, value in near.items()} if high > low else {}
+
+    def nearest(self, reading, game):
+        """For a question no entry's words match in one game: the docnums of the NEAREST_MOST entries
+        of ``game`` nearest to it in meaning, none under NEAREST_FLOOR ("combat" in a game whose
+        rules say battle and attack finds them; "dice" in a game without dice finds nothing).
+        Every entry of the game is looked at (a few milliseconds), but only for a question that
+        found none; with no game, none (every game's entries would take four times as long, and a
+        word no game's rules use is seldom a game's own)."""
+        question = self.vectors.vector(reading.said) if self.vectors is not None and game else None
+        if question is None:
+            return []
+        game_of = self.entries.game
+        near = [(nearness(question, vectors), docnum) for docnum, vectors in self.entry_vectors.items()
+                if game_of[docnum] == game]
+        near = sorted((item for item in near if item[0] >= NEAREST_FLOOR), key=lambda item: (-item[0], item[1]))
+        return [docnum for _, docnum in near[:NEAREST_MOST]]
 
     def features(self, reading, matches, game, candidates):
         """{feature name: {docnum: value}} (a docnum left out has 0)."""

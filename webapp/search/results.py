@@ -41,17 +41,21 @@ class Results:
     corrected: bool  # results came from a correction of a word the rules never use
     rewrites: tuple = ()  # player words also searched as the rules' words
     cut_from: int | None = None  # the length of a question cut at the limit (query is what was read)
+    by_meaning: bool = False  # no rule says the question's words: the hits are the rules nearest in meaning
 
     @property
     def note(self):
-        """What the player is told of a question cut at the limit, or None."""
-        if self.cut_from is None:
-            return None
-        return (f"Only the first {len(self.query):,} characters of the question were read "
-                f"(it has {self.cut_from:,}).")
+        """What the player is told of a question cut at the limit, or answered by meaning alone, or None."""
+        notes = []
+        if self.cut_from is not None:
+            notes.append(f"Only the first {len(self.query):,} characters of the question were read "
+                         f"(it has {self.cut_from:,}).")
+        if self.by_meaning:
+            notes.append("No rule uses these words; these are the rules nearest to them in meaning.")
+        return " ".join(notes) or None
 
     def as_json(self):
         return {"query": self.query, "total": self.total, "results": [h.as_json() for h in self.hits],
                 "suggestion": self.suggestion,
                 "rewrites": [{"from": r.typed, "to": list(r.rules)} for r in self.rewrites],
-                "note": self.note}
+                "note": self.note, "by_meaning": self.by_meaning}
