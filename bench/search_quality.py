@@ -3,10 +3,11 @@
 Every question in tests/player_questions/ is asked through webapp.search.search, once with its
 game's filter and once without, and ranked against the content ids that answer it. The questions
 come in batches, each written without looking at search results: batch 1 (<game>.yaml) holds back
-every third question from tuning, batches 2, 3, 9 and 10 (batch-2/, batch-3/, batch-9/, batch-10/<game>.yaml)
-every second, batches 4 to 6 and 8 (batch-4/, batch-5/, batch-6/, batch-8/<game>.yaml) every one;
-the questions of batches 4 to 10 each name their voice (first-time, numbers, shorthand, non-native,
-edge, chatty), and a voice's figures are those of the held-back questions in it.
+every third question from tuning, batches 2, 3 and 9 to 11 (batch-2/, batch-3/, batch-9/, batch-10/,
+batch-11/<game>.yaml) every second, batches 4 to 6 and 8 (batch-4/, batch-5/, batch-6/, batch-8/<game>.yaml)
+every one; the questions of batches 4 to 11 each name their voice (first-time, numbers, shorthand,
+non-native, edge, chatty; batch 11 is first-time players only), and a voice's figures are those of
+the held-back questions in it.
 
 - top-1: share of questions whose first result is one of the expected ids;
 - top-3: share with an expected id among the first three;
@@ -36,7 +37,8 @@ if str(ROOT) not in sys.path:
 QUESTIONS = ROOT / "tests" / "player_questions"
 # batch -> (folder below QUESTIONS, every how many-th question of a file is held back; None: none is)
 BATCHES = {1: (".", 3), 2: ("batch-2", 2), 3: ("batch-3", 2), 4: ("batch-4", 1), 5: ("batch-5", 1), 6: ("batch-6", 1),
-           7: ("batch-7", None), 8: ("batch-8", 1), 9: ("batch-9", 2), 10: ("batch-10", 2)}
+           7: ("batch-7", None), 8: ("batch-8", 1), 9: ("batch-9", 2), 10: ("batch-10", 2),
+           11: ("batch-11", 2)}
 VOICES = ("first-time", "numbers", "shorthand", "non-native", "edge", "chatty")
 DEPTH = 10  # results read for the MRR
 
@@ -282,7 +284,7 @@ def main(argv=None):
     print_table(table, [p for p in parts if not p.startswith("voice")])
     if not args.tuning_only:
         print()
-        print("By voice, held-back questions (batches 4 to 6 and 8 to 10)")
+        print("By voice, held-back questions (batches 4 to 6 and 8 to 11)")
         print_table(table, [p for p in parts if p.startswith("voice")])
     print()
     print_games(app, questions)

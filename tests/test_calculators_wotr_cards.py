@@ -107,7 +107,11 @@ def test_the_order_defenders_are_given_up_in_is_needed_only_when_there_are_defen
     page = client.get("/wotr-cards/calc/combat", query_string=[("combat", "path"), *alone.items(),
                                                                 *cards("defenders", [2])])
     assert page.status_code == 400
-    assert 'id="e-order"' in page.get_data(as_text=True)
+    html = page.get_data(as_text=True)
+    # beside the options, in the form's words: their labels, not the values the API takes
+    assert re.search(r'id="e-order"[^>]*>Defenders are given up: required when there are defending cards: '
+                     r'choose one of the options</p>', html)
+    assert "fewest-losses" not in html.split('id="e-order"')[1].split("</p>")[0]
 
 
 def test_a_card_box_the_form_never_draws_is_refused_not_dropped(client):

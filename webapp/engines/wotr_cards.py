@@ -106,7 +106,8 @@ def _order(order, totals):
     if order is None and not totals:
         return [], "the order given"
     if order is None:
-        raise InputError("order", f"required when there are defending cards: one of {', '.join(ORDERS)}")
+        raise InputError("order", f"required when there are defending cards: one of {', '.join(ORDERS)}",
+                         on_form="required when there are defending cards: choose one of the options")
     require_choice("order", order, ORDERS)
     if order == "given":
         return list(range(len(totals))), "the order given"
