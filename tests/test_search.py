@@ -376,6 +376,21 @@ def test_a_question_asking_the_order_of_a_turn_finds_the_section_that_walks_it(a
         index.forget_answers()
 
 
+@pytest.mark.parametrize("text", ["what's the order of a round", "whats the order of stuff in a round",
+                                  "what is the order in a round"])
+def test_the_order_asked_with_little_words_between_is_still_the_order_asked(app, text):
+    boosted, sequences = sequence_boosted(app, text, "wotr-cards")
+    assert state_of(app).search.entries.docnum["wotr-cards:round"] in boosted and boosted <= sequences
+
+
+def test_a_chit_is_a_token_not_a_slip_for_hit(app):
+    with app.app_context():
+        reading = get_search_index().read("what does the little ring chit do", "wotr-cards")
+    chit = [part for part in reading.parts if part.typed == "chit"]
+    assert chit and not chit[0].corrected and chit[0].rules == ("token",)
+    assert top_ids(app, "what does the little ring chit do", "wotr-cards")[0] == "wotr-cards:term-ring-token"
+
+
 @pytest.mark.parametrize("text, game", [("which step comes after the combat roll", "wotr"),
                                         ("in order to retreat do I need a free region", "wotr"),
                                         ("how many rounds can a battle go on", "wotr"),
