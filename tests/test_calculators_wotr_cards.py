@@ -112,6 +112,12 @@ def test_the_order_defenders_are_given_up_in_is_needed_only_when_there_are_defen
     assert re.search(r'id="e-order"[^>]*>Defenders are given up: required when there are defending cards: '
                      r'choose one of the options</p>', html)
     assert "fewest-losses" not in html.split('id="e-order"')[1].split("</p>")[0]
+    # said at once with another box's problem, not only once that one is mended
+    page = client.get("/wotr-cards/calc/combat", query_string=[("combat", "path"), ("shadow_attack_icons", "four"),
+                                                                ("path_defence", "1"), *cards("defenders", [2])])
+    html = page.get_data(as_text=True)
+    assert page.status_code == 400 and 'id="e-shadow_attack_icons"' in html and 'id="e-order"' in html
+    assert 'value="four"' in html
 
 
 def test_a_card_box_the_form_never_draws_is_refused_not_dropped(client):

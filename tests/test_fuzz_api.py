@@ -435,8 +435,10 @@ def check_search(client, text, game=None):
         return
     assert response.status_code == 200, response.get_data(as_text=True)[:300]
     body = response.get_json()
-    # a question over the limit is read up to it, and the answer says so
-    assert (body["note"] is not None) == (len(text) > MAX_QUERY_CHARS)
+    # a question over the limit is read up to it, and the answer says so; so does one answered by meaning alone
+    assert (body["note"] or "").startswith("Only the first") == (len(text) > MAX_QUERY_CHARS)
+    assert (body["note"] is not None) == (len(text) > MAX_QUERY_CHARS or body["by_meaning"])
+    assert not body["by_meaning"] or (body["results"] and len(body["results"]) <= 5)
     assert body["query"] == text[:MAX_QUERY_CHARS].replace("\x00", " ")
     for hit in body["results"]:
         snippet = hit["snippet"]

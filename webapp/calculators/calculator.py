@@ -436,9 +436,10 @@ class Calculator:
         return values, errors, raw, result
 
     def check_what_reads_well(self, values, errors):
-        """Run each of ``checks`` whose fields read well, adding what it finds to ``errors``."""
+        """Run each of ``checks`` whose fields read well (a record's boxes too: cards-2-attack), adding
+        what it finds to ``errors``."""
         for names, check in self.checks:
-            if not any(name in errors for name in names):
+            if not any(error == name or error.startswith(name + "-") for error in errors for name in names):
                 try:
                     check(values)
                 except InputError as problem:

@@ -152,6 +152,8 @@ COMBAT = Calculator(
     compute=combat,
     headline=combat_headline,
     key=combat_key,
+    # the order is needed once there are defending cards: said with any other problem, not after it
+    checks=((("defenders", "order"), lambda values: wotr_cards.check_order(values["order"], values["defenders"])),),
     template="calc/wotr_cards_combat.html",
     method="Attack icons are counted (leadership only where an army of the same faction attacks), the "
            "location's own defence icons cancel some, then the defenders give up cards one by one, each "

@@ -100,15 +100,21 @@ def _most_icons_first(totals):
     return sorted(range(len(totals)), key=lambda i: -totals[i])
 
 
-def _order(order, totals):
-    """(the defenders' indexes in the order they are given up, that order in words). The order may be
-    left out (None) only when there is no defending card, as then it changes nothing."""
-    if order is None and not totals:
-        return [], "the order given"
-    if order is None:
+def check_order(order, defenders) -> None:
+    """The order the defending cards are given up in, checked: one of ORDERS, and left out (None) only
+    when there is no defending card, as then it changes nothing."""
+    if order is None and defenders:
         raise InputError("order", f"required when there are defending cards: one of {', '.join(ORDERS)}",
                          on_form="required when there are defending cards: choose one of the options")
-    require_choice("order", order, ORDERS)
+    if order is not None:
+        require_choice("order", order, ORDERS)
+
+
+def _order(order, totals):
+    """(the defenders' indexes in the order they are given up, that order in words); see check_order."""
+    check_order(order, totals)
+    if order is None:
+        return [], "the order given"
     if order == "given":
         return list(range(len(totals))), "the order given"
     return _most_icons_first(totals), "most defence icons first, to lose the fewest cards"
