@@ -210,8 +210,8 @@ class Calculator:
 
     def more_at_fault(self, problems) -> bool:
         """Whether an error names a field folded under More options (the fold then opens)."""
-        return any(self.is_more(member) and any(name == member.name or name.startswith(member.name + "-")
-                                                for name in problems) for member in self.fields)
+        return any(self.is_more(member) and any(of_field(name, member.name) for name in problems)
+                   for member in self.fields)
 
     def more_words(self, values, applying) -> str:
         """The options folded under More options, in a few words: each one set, named with its side, and the
@@ -422,7 +422,7 @@ class Calculator:
         applying = self.applying(values)
         for member in self.fields:
             if member.name not in applying:
-                for name in [name for name in errors if name == member.name or name.startswith(member.name + "-")]:
+                for name in [name for name in errors if of_field(name, member.name)]:
                     errors.pop(name)
                 values[member.name] = None if member.default is REQUIRED else member.default
         result = None
@@ -439,11 +439,17 @@ class Calculator:
         """Run each of ``checks`` whose fields read well (a record's boxes too: cards-2-attack), adding
         what it finds to ``errors``."""
         for names, check in self.checks:
-            if not any(error == name or error.startswith(name + "-") for error in errors for name in names):
+            if not any(of_field(error, name) for error in errors for name in names):
                 try:
                     check(values)
                 except InputError as problem:
                     add_problems(problem, values, errors)
+
+
+def of_field(name, field_name) -> bool:
+    """Whether an error's (or a box's) ``name`` is the field's own or one of its record's boxes
+    (cards-2-attack is of cards)."""
+    return name == field_name or name.startswith(field_name + "-")
 
 
 def add_problems(problem, values, errors):
