@@ -330,22 +330,34 @@ class SearchIndex:
         reading = self.read(text, game=game, fuzzy=fuzzy)
         game = game or reading.game
         ranked, marked = self.rank(reading, game)
-        suggestion = self.suggest(text) if (reading.corrected or not ranked) else None
-        if suggestion and not ranked and not self.rank(self.read(suggestion, game, fuzzy=False), game)[0]:
-            suggestion = None  # offer only a correction that finds something
+        suggestion = self._suggestion(text, reading, game, found=bool(ranked))
         by_meaning = not ranked and not suggestion
         if by_meaning:  # no rule says the words: the rules nearest to them in meaning, if any are near
             ranked = self.ranker.nearest(reading, game)
             by_meaning = bool(ranked)
         hits = [self._hit(self.stored[docnum], marked) for docnum in ranked[:limit]]
-        # the rewrites behind the first answer, in its game's words
         shown = self.entries.game[ranked[0]] if ranked else None
+        return Results(query=text, total=len(ranked), hits=hits, suggestion=suggestion,
+                       corrected=reading.corrected, rewrites=self._rewrites_said(text, reading, shown),
+                       by_meaning=by_meaning)
+
+    def _suggestion(self, text, reading, game, found):
+        """The question with its words corrected, offered where search corrected a word or found
+        nothing; where it found nothing, only if the correction finds something."""
+        if found and not reading.corrected:
+            return None
+        suggestion = self.suggest(text)
+        if suggestion and not found and not self.rank(self.read(suggestion, game, fuzzy=False), game)[0]:
+            return None
+        return suggestion
+
+    @staticmethod
+    def _rewrites_said(text, reading, shown):
+        """The rewrites behind the first answer, in its game's words (``shown``)."""
         words = folded_words(text)  # split as the reader splits them: "guy's" is guys
         stemmed = [stems(w) for w in words]
-        rewrites = tuple(PlayerWords(typed=typed_words(words, stemmed, key), rules=by_game[shown])
-                         for key, by_game in reading.rewrites if shown in by_game)
-        return Results(query=text, total=len(ranked), hits=hits, suggestion=suggestion,
-                       corrected=reading.corrected, rewrites=rewrites, by_meaning=by_meaning)
+        return tuple(PlayerWords(typed=typed_words(words, stemmed, key), rules=by_game[shown])
+                     for key, by_game in reading.rewrites if shown in by_game)
 
     def _completions(self, prefix):
         """Index terms for the commonest rules words that begin with ``prefix`` (bounded)."""
